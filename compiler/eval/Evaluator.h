@@ -1,0 +1,84 @@
+//===- Evaluator.h - Reference evaluator for HLO ----------------*- C++ -*-===//
+///
+/// \file
+/// Executes an HLO module op by op with XLA's semantics. It is the test oracle
+/// for generated code and the constant folder, so it is written to be obvious
+/// and exact; it is fast enough for real models only where that costs no
+/// clarity (typed inner loops, no per-element allocation).
+///
+//===----------------------------------------------------------------------===//
+#ifndef MOTE_EVAL_EVALUATOR_H
+#define MOTE_EVAL_EVALUATOR_H
+
+#include "hlo/Literal.h"
+#include "hlo/Module.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace mote::eval {
+
+struct EvaluatorOptions {
+  /// A while loop running longer than this is reported as an error instead of
+  /// hanging the tool.
+  uint64_t maxWhileIterations = uint64_t(1) << 31;
+  /// Seed for `rng` (XLA leaves its values unspecified; ours are reproducible).
+  uint64_t rngSeed = 42;
+};
+
+class Evaluator {
+public:
+  explicit Evaluator(const hlo::Module &module, EvaluatorOptions options = {});
+  ~Evaluator();
+
+  /// Runs the entry computation on `arguments` (one per entry parameter, whose
+  /// shapes must match the parameters').
+  llvm::Expected<hlo::Literal> run(llvm::ArrayRef<hlo::Literal> arguments);
+
+  /// Runs any computation of the module (used for to_apply, bodies, branches).
+  llvm::Expected<hlo::Literal> call(const hlo::Computation &computation,
+                                    llvm::ArrayRef<const hlo::Literal *> arguments);
+  /// Like call(), but takes the arguments over so their storage can become
+  /// the results' (a while loop hands its state to the body this way, so a
+  /// dynamic-update-slice of a big loop-carried array runs in place).
+  llvm::Expected<hlo::Literal> callOwned(const hlo::Computation &computation,
+                                         std::vector<hlo::Literal> arguments);
+
+  const EvaluatorOptions &options() const { return options_; }
+  /// State of `rng-get-and-update-state` and `rng`, advanced as they run.
+  uint64_t &rngState() { return rngState_; }
+
+private:
+  /// The order in which a computation's live instructions run and when each
+  /// value can be freed; built once per computation (Evaluator.cpp).
+  struct Plan;
+
+  llvm::Expected<hlo::Literal> evaluateInstruction(const hlo::Instruction &instruction,
+                                                   llvm::ArrayRef<const hlo::Literal *> operands);
+  llvm::Expected<Plan *> planFor(const hlo::Computation &computation);
+  llvm::Expected<hlo::Literal> execute(const hlo::Computation &computation,
+                                       llvm::ArrayRef<const hlo::Literal *> arguments,
+                                       llvm::MutableArrayRef<hlo::Literal> ownedArguments);
+
+  const hlo::Module &module_;
+  EvaluatorOptions options_;
+  uint64_t rngState_ = 0;
+  llvm::DenseMap<const hlo::Computation *, std::unique_ptr<Plan>> plans_;
+  unsigned callDepth_ = 0;
+  bool checked_ = false;
+};
+
+/// Whether every instruction reachable from the entry can be evaluated: a
+/// supported opcode (not a multi-device op), supported element types, no
+/// elided constants. Returns the first problem, located at its instruction,
+/// e.g. "all-reduce is not supported on a single device".
+llvm::Error checkEvaluable(const hlo::Module &module);
+
+} // namespace mote::eval
+
+#endif // MOTE_EVAL_EVALUATOR_H

@@ -1,0 +1,27 @@
+//===- Verifier.h - Structural and shape checks for HLO ---------*- C++ -*-===//
+#ifndef MOTE_HLO_VERIFIER_H
+#define MOTE_HLO_VERIFIER_H
+
+#include "hlo/Module.h"
+
+#include "llvm/Support/Error.h"
+
+namespace mote::hlo {
+
+/// Checks that `module` is well formed: an entry computation, every computation
+/// has a root and parameters numbered 0..N-1 without gaps, operands defined
+/// before use in the same computation, operand counts, every instruction's
+/// shape equal to inferShape() (ignoring layouts), called computations'
+/// signatures (e.g. a reduce's to_apply takes 2N scalars and returns N), and
+/// entry_computation_layout agreeing with the entry's parameters and root.
+/// As in XLA's default verifier, floating-point operands of one op share a
+/// type (no implicit bf16/f32 mixing) except where the op names its result
+/// type (dot, convolution) or only passes values through (tuple, call...).
+/// Shapes are checked in the computations the entry reaches; a computation
+/// nothing calls only gets the structural checks (it is never compiled or run).
+/// Returns the first problem as a LocatedError.
+llvm::Error verifyModule(const Module &module);
+
+} // namespace mote::hlo
+
+#endif // MOTE_HLO_VERIFIER_H

@@ -1,0 +1,17 @@
+//===- CheckCommand.cpp - motec check -------------------------------------===//
+
+#include "Commands.h"
+#include "ModuleFile.h"
+#include "ModuleSummary.h"
+
+namespace mote::tools {
+
+ExitCode runCheck(const CheckOptions &options, llvm::raw_ostream &out, llvm::raw_ostream &errs) {
+  auto module = loadModuleReportingErrors(options.modulePath, errs);
+  if (!module)
+    return ExitInvalidInput;
+  printModuleSummary(*module, out);
+  return ExitOk;
+}
+
+} // namespace mote::tools

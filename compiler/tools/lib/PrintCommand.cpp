@@ -1,0 +1,18 @@
+//===- PrintCommand.cpp - motec print -------------------------------------===//
+
+#include "Commands.h"
+#include "ModuleFile.h"
+
+#include "hlo/Printer.h"
+
+namespace mote::tools {
+
+ExitCode runPrint(const PrintOptions &options, llvm::raw_ostream &out, llvm::raw_ostream &errs) {
+  auto module = loadModuleReportingErrors(options.modulePath, errs);
+  if (!module)
+    return ExitInvalidInput;
+  hlo::printModule(*module, out);
+  return ExitOk;
+}
+
+} // namespace mote::tools

@@ -1,0 +1,154 @@
+//===- motec.cpp - The Mote compiler's command-line driver ----------------===//
+///
+/// \file
+/// Parses the command line and hands over to a subcommand in lib/.
+///
+//===----------------------------------------------------------------------===//
+
+#include "lib/Commands.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/CrashRecoveryContext.h"
+#include "llvm/Support/raw_ostream.h"
+
+#ifndef MOTE_VERSION
+#define MOTE_VERSION "unknown"
+#endif
+
+using namespace llvm;
+using namespace mote::tools;
+
+namespace {
+
+cl::OptionCategory motecCategory("motec options");
+
+cl::SubCommand checkCommand("check", "Parse and verify an HLO module; print a summary of it");
+cl::SubCommand evalCommand("eval", "Run an HLO module with the reference evaluator; print the "
+                                   "result and optionally write it to .npy files");
+cl::SubCommand printCommand("print", "Parse and verify an HLO module; print it back as HLO text");
+
+cl::opt<std::string> modulePath(cl::Positional, cl::Required, cl::desc("<model.hlo | ->"),
+                                cl::sub(checkCommand), cl::sub(evalCommand), cl::sub(printCommand),
+                                cl::cat(motecCategory));
+
+cl::list<std::string>
+    inputPaths("input",
+               cl::desc("A .npy file for the next entry parameter (-i for short; give one per "
+                        "parameter, in order; bf16 parameters read float32)"),
+               cl::value_desc("file.npy"), cl::sub(evalCommand), cl::cat(motecCategory));
+cl::alias inputAlias("i", cl::desc("Alias for --input"), cl::aliasopt(inputPaths),
+                     cl::cat(motecCategory));
+cl::list<std::string>
+    outputPaths("output",
+                cl::desc("Write the next array of the result (-o for short; flattened tuple "
+                         "order) to this .npy file; give one per array"),
+                cl::value_desc("file.npy"), cl::sub(evalCommand), cl::cat(motecCategory));
+cl::alias outputAlias("o", cl::desc("Alias for --output"), cl::aliasopt(outputPaths),
+                      cl::cat(motecCategory));
+cl::opt<uint64_t> seed("seed",
+                       cl::desc("Seed for the inputs generated when no --input is given: floats "
+                                "uniform in [-1,1), integers uniform in [0,8), pred random"),
+                       cl::init(kDefaultInputSeed), cl::sub(evalCommand), cl::cat(motecCategory));
+cl::opt<bool> printFull("print-full",
+                        cl::desc("Print every element of the result (large arrays are "
+                                 "summarised by default)"),
+                        cl::sub(evalCommand), cl::cat(motecCategory));
+cl::opt<uint64_t> maxWhileIterations("max-while-iterations",
+                                     cl::desc("Fail when a while loop runs longer than this"),
+                                     cl::init(uint64_t(1) << 31), cl::sub(evalCommand),
+                                     cl::cat(motecCategory));
+
+cl::extrahelp exitCodeHelp(R"(
+EXIT CODES:
+  0  success
+  1  invalid input: bad HLO, bad .npy file, inputs that do not fit the parameters,
+     or an evaluation that fails on the given values (e.g. a runaway while loop)
+  2  bad command line (unknown command or option, missing file argument)
+  3  valid input that Mote does not support (multi-device ops, elided constants,
+     unsupported element types)
+  4  internal error (a bug in Mote)
+)");
+
+constexpr StringRef kCommands = "check, eval, print";
+
+void printVersion(raw_ostream &os) { os << "motec " << MOTE_VERSION << '\n'; }
+
+/// Catches mistakes LLVM's parser reports poorly (a misspelt subcommand reads
+/// as a stray positional argument). Returns false after printing the error.
+bool checkCommandName(int argc, const char **argv) {
+  for (int i = 1; i < argc; ++i) {
+    StringRef arg = argv[i];
+    if (arg.starts_with("-"))
+      continue; // top-level flags such as --help and --version come first
+    if (arg == "check" || arg == "eval" || arg == "print")
+      return true;
+    errs() << "motec: error: unknown command '" << arg << "' (expected one of " << kCommands
+           << "; see 'motec --help')\n";
+    return false;
+  }
+  return true;
+}
+
+ExitCode runCommand() {
+  if (checkCommand)
+    return runCheck({modulePath}, outs(), errs());
+  if (printCommand)
+    return runPrint({modulePath}, outs(), errs());
+  EvalOptions options;
+  options.modulePath = modulePath;
+  options.inputPaths = inputPaths;
+  options.outputPaths = outputPaths;
+  options.seed = seed;
+  options.printFull = printFull;
+  options.maxWhileIterations = maxWhileIterations;
+  return runEval(options, outs(), errs());
+}
+
+} // namespace
+
+int main(int argc, const char **argv) {
+  cl::SetVersionPrinter(printVersion);
+  for (cl::SubCommand *sub :
+       {&cl::SubCommand::getTopLevel(), &checkCommand, &evalCommand, &printCommand})
+    cl::HideUnrelatedOptions(motecCategory, *sub);
+  if (!checkCommandName(argc, argv))
+    return ExitBadCommandLine;
+  std::string parseErrors;
+  raw_string_ostream parseErrorStream(parseErrors);
+  if (!cl::ParseCommandLineOptions(argc, argv,
+                                   "motec: the Mote compiler for XLA HLO models\n\n"
+                                   "  motec check model.hlo\n"
+                                   "  motec eval model.hlo [--input x.npy]... [--output y.npy]...\n"
+                                   "  motec print model.hlo\n",
+                                   &parseErrorStream)) {
+    errs() << parseErrors << "motec: see 'motec --help' or 'motec <command> --help'\n";
+    return ExitBadCommandLine;
+  }
+  if (!checkCommand && !evalCommand && !printCommand) {
+    errs() << "motec: error: no command given (expected one of " << kCommands
+           << "; see 'motec --help')\n";
+    return ExitBadCommandLine;
+  }
+
+  // A crash anywhere below is a bug: report it as one instead of dying on a
+  // signal. The command runs on a thread with a large stack because deeply
+  // nested HLO (calls inside loops inside branches) recurses.
+  CrashRecoveryContext::Enable();
+  CrashRecoveryContext context;
+  ExitCode code = ExitInternalError;
+  constexpr unsigned kStackBytes = 256u << 20;
+  if (!context.RunSafelyOnThread([&] { code = runCommand(); }, kStackBytes)) {
+    outs().flush();
+    errs() << "motec: internal error: the command crashed; please report this with the input "
+              "that caused it\n";
+    return ExitInternalError;
+  }
+  outs().flush();
+  if (outs().has_error()) {
+    outs().clear_error();
+    errs() << "motec: error: cannot write the output\n";
+    return ExitInvalidInput;
+  }
+  return code;
+}

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages Mote's build and tests need, skipping those
+# already present. Usage: scripts/install-deps.sh [group...]
+#   build   compiler build: LLVM 16, clang-16, lld-16 and their development files
+#   test    test tools: doctest, lit's python3, libFuzzer runtime, ninja
+#   cross   cross toolchains and QEMU (code generation and runtime tests)
+#   bench   peers measured by bench/ (XNNPACK, Eigen, OpenBLAS, PyTorch)
+# With no group: build and test.
+set -euo pipefail
+
+groups=("$@")
+[ ${#groups[@]} -eq 0 ] && groups=(build test)
+
+packages=()
+for group in "${groups[@]}"; do
+  case "$group" in
+    build) packages+=(cmake ninja-build g++ llvm-16-dev libllvm16 llvm-16-tools clang-16 lld-16
+                      liblld-16-dev zlib1g-dev libzstd-dev libtinfo-dev libxml2-dev
+                      libflatbuffers-dev flatbuffers-compiler) ;;
+    test) packages+=(doctest-dev python3 libclang-rt-16-dev) ;;
+    cross) packages+=(qemu-user qemu-system-arm qemu-system-misc g++-aarch64-linux-gnu
+                      g++-riscv64-linux-gnu gcc-arm-none-eabi picolibc-arm-none-eabi
+                      libnewlib-arm-none-eabi gcc-riscv64-unknown-elf
+                      picolibc-riscv64-unknown-elf) ;;
+    bench) packages+=(libxnnpack-dev libpthreadpool-dev libeigen3-dev libopenblas-dev
+                      python3-torch python3-numpy python3-sklearn) ;;
+    *) echo "install-deps: unknown group '$group' (build, test, cross, bench)" >&2; exit 2 ;;
+  esac
+done
+
+missing=()
+for package in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" ||
+    missing+=("$package")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+echo "install-deps: installing ${missing[*]}"
+sudo=""
+[ "$(id -u)" -ne 0 ] && sudo="sudo"
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+$sudo apt-get install -y --no-install-recommends "${missing[@]}"
