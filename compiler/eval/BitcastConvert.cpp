@@ -11,7 +11,7 @@
 
 #include "llvm/Support/SwapByteOrder.h"
 
-#include <cstring>
+#include <algorithm>
 
 namespace mote::eval {
 
@@ -55,14 +55,13 @@ Result evaluateBitcastConvert(const hlo::Instruction &instruction, Operands oper
     expected.push_back(fromBits / toBits);
     shapeOk = fromBits % toBits == 0;
   } else if (fromBits < toBits) {
-    shapeOk = toBits % fromBits == 0 && !expected.empty() &&
-              expected.back() == toBits / fromBits;
+    shapeOk = toBits % fromBits == 0 && !expected.empty() && expected.back() == toBits / fromBits;
     if (shapeOk)
       expected.pop_back();
   }
   if (!shapeOk)
-    return errorAt(instruction, "cannot bitcast-convert " + from.toString(false) + " to " +
-                                    to.toString(false));
+    return errorAt(instruction,
+                   "cannot bitcast-convert " + from.toString(false) + " to " + to.toString(false));
   auto result = makeArrayResult(instruction, toType, expected);
   if (!result)
     return result.takeError();
@@ -74,7 +73,7 @@ Result evaluateBitcastConvert(const hlo::Instruction &instruction, Operands oper
     // host stores multi-byte values little-endian too).
     if (!llvm::sys::IsLittleEndianHost)
       return errorAt(instruction, "bitcast-convert needs a little-endian host");
-    std::memcpy(result->bytes().data(), operand.bytes().data(), operand.bytes().size());
+    std::copy(operand.bytes().begin(), operand.bytes().end(), result->bytes().begin());
     return result;
   }
 

@@ -60,8 +60,7 @@ llvm::Error checkInstruction(const hlo::Instruction &instruction) {
     return errorAt(instruction,
                    "constant values were elided by the dumper ('{...}'); cannot evaluate");
   if (opcode == Opcode::CustomCall && instruction.attributes().customCallTarget != "TopK")
-    return errorAt(instruction, "custom-call target '" +
-                                    instruction.attributes().customCallTarget +
+    return errorAt(instruction, "custom-call target '" + instruction.attributes().customCallTarget +
                                     "' is not supported");
   if (opcode == Opcode::DynamicReshape)
     return errorAt(instruction, "dynamic-reshape is not supported by the evaluator");

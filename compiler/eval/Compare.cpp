@@ -112,15 +112,16 @@ llvm::Error evaluateSelect(const hlo::Instruction &instruction, Operands operand
   const hlo::Literal &onTrue = *operands[1];
   const hlo::Literal &onFalse = *operands[2];
   if (pred.shape().elementType() != PrimitiveType::Pred)
-    return errorAt(instruction, "select needs a pred selector, got " + pred.shape().toString(false));
+    return errorAt(instruction,
+                   "select needs a pred selector, got " + pred.shape().toString(false));
   if (llvm::Error error = expectSameArrayShape(instruction, onTrue, onFalse))
     return error;
   bool scalarPred = pred.shape().isScalar();
   if (!scalarPred && pred.shape().dims() != onTrue.shape().dims())
     return errorAt(instruction, "selector shape " + pred.shape().toString(false) +
                                     " does not match " + onTrue.shape().toString(false));
-  if (llvm::Error error = checkOutput(instruction, out, onTrue.shape().elementType(),
-                                      onTrue.shape().dims()))
+  if (llvm::Error error =
+          checkOutput(instruction, out, onTrue.shape().elementType(), onTrue.shape().dims()))
     return error;
   const bool *flags = reinterpret_cast<const bool *>(pred.bytes().data());
   const uint8_t *t = onTrue.bytes().data();

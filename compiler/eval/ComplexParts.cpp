@@ -31,8 +31,7 @@ llvm::Error evaluateComplex(const hlo::Instruction &instruction, const hlo::Lite
     return llvm::Error::success();
   }
   if (type == PrimitiveType::F64) {
-    if (llvm::Error error =
-            checkOutput(instruction, out, PrimitiveType::C128, real.shape().dims()))
+    if (llvm::Error error = checkOutput(instruction, out, PrimitiveType::C128, real.shape().dims()))
       return error;
     mapElements<double, std::complex<double>>(
         real, imag, out, [](double re, double im) { return std::complex<double>(re, im); });
@@ -54,9 +53,9 @@ llvm::Error evaluateRealOrImag(const hlo::Instruction &instruction, const hlo::L
         return wantReal ? v.real() : v.imag();
       });
     else
-      mapElements<std::complex<double>, double>(
-          operand, out,
-          [wantReal](std::complex<double> v) { return wantReal ? v.real() : v.imag(); });
+      mapElements<std::complex<double>, double>(operand, out, [wantReal](std::complex<double> v) {
+        return wantReal ? v.real() : v.imag();
+      });
     return llvm::Error::success();
   }
   if (!hlo::isFloatingPoint(type) || hlo::isF8(type))

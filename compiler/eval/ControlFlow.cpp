@@ -33,8 +33,8 @@ Result evaluateWhile(Evaluator &evaluator, const hlo::Instruction &instruction,
     if (!keepGoing)
       return keepGoing.takeError();
     if (!keepGoing->shape().isScalar() || keepGoing->shape().elementType() != PrimitiveType::Pred)
-      return errorAt(instruction, "while condition returned " +
-                                      keepGoing->shape().toString(false) + ", not a pred scalar");
+      return errorAt(instruction, "while condition returned " + keepGoing->shape().toString(false) +
+                                      ", not a pred scalar");
     if (!keepGoing->get<bool>(0))
       break;
     if (iteration >= limit)
@@ -74,7 +74,8 @@ Result evaluateConditional(Evaluator &evaluator, const hlo::Instruction &instruc
     index = selector.get<bool>(0) ? 0 : 1;
   } else if (hlo::isInteger(selector.shape().elementType())) {
     int64_t value = selector.getAsInt64(0);
-    if (hlo::isUnsignedInteger(selector.shape().elementType()) && selector.getAsUint64(0) > 0x7fffffffffffffffull)
+    if (hlo::isUnsignedInteger(selector.shape().elementType()) &&
+        selector.getAsUint64(0) > 0x7fffffffffffffffull)
       value = -1;
     index = value < 0 || value >= static_cast<int64_t>(branches.size())
                 ? branches.size() - 1
@@ -103,7 +104,8 @@ Result evaluateCustomCall(const hlo::Instruction &instruction, Operands operands
 
 Result evaluateRngGetAndUpdateState(Evaluator &evaluator, const hlo::Instruction &instruction) {
   const hlo::Shape &shape = instruction.shape();
-  if (!shape.isArray() || shape.elementType() != PrimitiveType::U64 || shape.dims() != llvm::ArrayRef<int64_t>{2})
+  if (!shape.isArray() || shape.elementType() != PrimitiveType::U64 ||
+      shape.dims() != llvm::ArrayRef<int64_t>{2})
     return errorAt(instruction, "rng-get-and-update-state produces u64[2]");
   const hlo::RawAttribute *delta = instruction.attributes().findRaw("delta");
   int64_t step = 0;
@@ -122,8 +124,8 @@ Result evaluateRngGetAndUpdateState(Evaluator &evaluator, const hlo::Instruction
 Result evaluateValueOp(const hlo::Instruction &instruction, Operands operands) {
   auto expectOperands = [&](size_t count) -> llvm::Error {
     if (operands.size() < count)
-      return errorAt(instruction, llvm::Twine(hlo::opcodeName(instruction.opcode())) +
-                                      " needs " + llvm::Twine(count) + " operand(s)");
+      return errorAt(instruction, llvm::Twine(hlo::opcodeName(instruction.opcode())) + " needs " +
+                                      llvm::Twine(count) + " operand(s)");
     return llvm::Error::success();
   };
   switch (instruction.opcode()) {

@@ -102,11 +102,11 @@ Bits reducePrecisionBits(Bits value, int exponentBits, int mantissaBits, bool is
 
 template <typename T> T reducePrecision(T value, int exponentBits, int mantissaBits) {
   if constexpr (std::is_same_v<T, hlo::BFloat16>) {
-    return T::fromBits(reducePrecisionBits<uint16_t, 8, 7>(
-        value.bits, exponentBits, mantissaBits, std::isnan(static_cast<float>(value))));
+    return T::fromBits(reducePrecisionBits<uint16_t, 8, 7>(value.bits, exponentBits, mantissaBits,
+                                                           std::isnan(static_cast<float>(value))));
   } else if constexpr (std::is_same_v<T, hlo::Float16>) {
-    return T::fromBits(reducePrecisionBits<uint16_t, 5, 10>(
-        value.bits, exponentBits, mantissaBits, std::isnan(static_cast<float>(value))));
+    return T::fromBits(reducePrecisionBits<uint16_t, 5, 10>(value.bits, exponentBits, mantissaBits,
+                                                            std::isnan(static_cast<float>(value))));
   } else if constexpr (std::is_same_v<T, float>) {
     uint32_t bits = reducePrecisionBits<uint32_t, 8, 23>(hlo::floatBits(value), exponentBits,
                                                          mantissaBits, std::isnan(value));
@@ -114,8 +114,8 @@ template <typename T> T reducePrecision(T value, int exponentBits, int mantissaB
   } else {
     uint64_t bits;
     std::memcpy(&bits, &value, sizeof bits);
-    bits = reducePrecisionBits<uint64_t, 11, 52>(bits, exponentBits, mantissaBits,
-                                                 std::isnan(value));
+    bits =
+        reducePrecisionBits<uint64_t, 11, 52>(bits, exponentBits, mantissaBits, std::isnan(value));
     double result;
     std::memcpy(&result, &bits, sizeof result);
     return result;
@@ -150,8 +150,8 @@ llvm::Error evaluateConvert(const hlo::Instruction &instruction, const hlo::Lite
               if constexpr (isComplexValue<From> && !isComplexValue<To>) {
                 return fail();
               } else {
-                mapElements<From, To>(operand, out,
-                                      [toBits](From v) { return convertElement<From, To>(v, toBits); });
+                mapElements<From, To>(
+                    operand, out, [toBits](From v) { return convertElement<From, To>(v, toBits); });
                 return llvm::Error::success();
               }
             },
@@ -204,8 +204,7 @@ llvm::Error evaluateStochasticConvert(const hlo::Instruction &instruction,
                                 "of the same width and a signed integer result");
   if (random.shape().dims() != operand.shape().dims())
     return errorAt(instruction, "random bits " + random.shape().toString(false) +
-                                    " do not match the operand " +
-                                    operand.shape().toString(false));
+                                    " do not match the operand " + operand.shape().toString(false));
   if (llvm::Error error = checkOutput(instruction, out, to, operand.shape().dims()))
     return error;
   const int toBits = hlo::bitWidth(to);

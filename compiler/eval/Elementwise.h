@@ -31,15 +31,9 @@ inline constexpr bool isIntegerValue = std::is_integral_v<T> && !std::is_same_v<
 
 /// bf16 and f16 are computed in f32 and rounded once to the result type (what
 /// XLA's CPU backend does); every other type is computed in itself.
-template <typename T> struct ComputeTypeOf {
-  using type = T;
-};
-template <> struct ComputeTypeOf<hlo::BFloat16> {
-  using type = float;
-};
-template <> struct ComputeTypeOf<hlo::Float16> {
-  using type = float;
-};
+template <typename T> struct ComputeTypeOf { using type = T; };
+template <> struct ComputeTypeOf<hlo::BFloat16> { using type = float; };
+template <> struct ComputeTypeOf<hlo::Float16> { using type = float; };
 template <typename T> using ComputeType = typename ComputeTypeOf<T>::type;
 
 template <typename T> inline ComputeType<T> widen(T value) {

@@ -26,8 +26,7 @@ namespace {
 template <typename T, typename Fn>
 llvm::Error mapSame(const hlo::Instruction &instruction, const hlo::Literal &a,
                     const hlo::Literal &b, hlo::Literal &out, Fn &&fn) {
-  if (llvm::Error error =
-          checkOutput(instruction, out, a.shape().elementType(), a.shape().dims()))
+  if (llvm::Error error = checkOutput(instruction, out, a.shape().elementType(), a.shape().dims()))
     return error;
   mapElements<T, T>(a, b, out, fn);
   return llvm::Error::success();
@@ -47,7 +46,7 @@ template <typename U> U integerPower(U base, U exponent) {
 
 template <typename T>
 llvm::Error binaryInteger(const hlo::Instruction &instruction, const hlo::Literal &a,
-                     const hlo::Literal &b, hlo::Literal &out) {
+                          const hlo::Literal &b, hlo::Literal &out) {
   using U = std::make_unsigned_t<T>;
   using S = std::make_signed_t<T>;
   // Arithmetic in at least `unsigned` width: narrower types would promote to
@@ -121,9 +120,8 @@ llvm::Error binaryInteger(const hlo::Instruction &instruction, const hlo::Litera
       return T(value >> y);
     });
   case Opcode::ShiftRightLogical:
-    return map([outOfRange, mask](T x, T y) {
-      return outOfRange(y) ? T(0) : T(W(U(x) & mask) >> W(y));
-    });
+    return map(
+        [outOfRange, mask](T x, T y) { return outOfRange(y) ? T(0) : T(W(U(x) & mask) >> W(y)); });
   default:
     return unsupportedElementType(instruction, a.shape().elementType());
   }
@@ -131,7 +129,7 @@ llvm::Error binaryInteger(const hlo::Instruction &instruction, const hlo::Litera
 
 template <typename T>
 llvm::Error binaryFloat(const hlo::Instruction &instruction, const hlo::Literal &a,
-                   const hlo::Literal &b, hlo::Literal &out) {
+                        const hlo::Literal &b, hlo::Literal &out) {
   using C = ComputeType<T>;
   auto map = [&](auto fn) {
     return mapSame<T>(instruction, a, b, out,
@@ -163,7 +161,7 @@ llvm::Error binaryFloat(const hlo::Instruction &instruction, const hlo::Literal 
 
 template <typename T>
 llvm::Error binaryComplex(const hlo::Instruction &instruction, const hlo::Literal &a,
-                     const hlo::Literal &b, hlo::Literal &out) {
+                          const hlo::Literal &b, hlo::Literal &out) {
   using R = typename T::value_type;
   auto map = [&](auto fn) { return mapSame<T>(instruction, a, b, out, fn); };
   switch (instruction.opcode()) {

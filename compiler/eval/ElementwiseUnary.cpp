@@ -116,8 +116,7 @@ llvm::Error unaryComplex(const hlo::Instruction &instruction, const hlo::Literal
   auto map = [&](auto fn) { return mapSame<T>(instruction, x, out, fn); };
   switch (instruction.opcode()) {
   case Opcode::Abs:
-    return mapInto<T, R>(instruction, x, out,
-                         hlo::complexComponentType(x.shape().elementType()),
+    return mapInto<T, R>(instruction, x, out, hlo::complexComponentType(x.shape().elementType()),
                          [](T v) { return std::abs(v); });
   case Opcode::Negate:
     return map([](T v) { return -v; });

@@ -230,8 +230,8 @@ Evaluator::execute(const hlo::Computation &computation,
     if (instruction.opcode() == Opcode::Parameter) {
       int64_t number = instruction.attributes().parameterNumber;
       if (number < 0 || number >= static_cast<int64_t>(arguments.size()) || !arguments[number])
-        return errorAt(instruction, "parameter(" + llvm::Twine(number) +
-                                        ") has no matching argument");
+        return errorAt(instruction,
+                       "parameter(" + llvm::Twine(number) + ") has no matching argument");
       if (!arguments[number]->shape().compatible(instruction.shape()))
         return errorAt(instruction, "argument " + llvm::Twine(number) + " has shape " +
                                         arguments[number]->shape().toString(false) +

@@ -47,8 +47,8 @@ Result evaluateMap(Evaluator &evaluator, const hlo::Instruction &instruction, Op
       return value.takeError();
     if (!value->shape().isScalar() || value->shape().elementType() != shape.elementType())
       return errorAt(instruction, "map computation returned " + value->shape().toString(false) +
-                                      ", expected a " + hlo::primitiveTypeName(shape.elementType()) +
-                                      " scalar");
+                                      ", expected a " +
+                                      hlo::primitiveTypeName(shape.elementType()) + " scalar");
     std::memcpy(result->bytes().data() + i * resultBytes, value->bytes().data(), resultBytes);
   }
   return result;

@@ -18,8 +18,7 @@ llvm::Error expectArrayOperands(const hlo::Instruction &instruction, Operands op
   for (size_t i = 0; i < count; ++i)
     if (!operands[i] || !operands[i]->shape().isArray())
       return errorAt(instruction, "operand " + llvm::Twine(i) + " of " +
-                                      hlo::opcodeName(instruction.opcode()) +
-                                      " must be an array");
+                                      hlo::opcodeName(instruction.opcode()) + " must be an array");
   return llvm::Error::success();
 }
 
@@ -35,8 +34,7 @@ llvm::Expected<hlo::Literal> makeArrayResult(const hlo::Instruction &instruction
 
 llvm::Error unsupportedElementType(const hlo::Instruction &instruction, PrimitiveType type) {
   return errorAt(instruction, llvm::Twine(hlo::opcodeName(instruction.opcode())) +
-                                  " does not support element type " +
-                                  hlo::primitiveTypeName(type));
+                                  " does not support element type " + hlo::primitiveTypeName(type));
 }
 
 bool isSubByteInteger(PrimitiveType type) {
@@ -55,8 +53,8 @@ void wrapSubByteIntegers(hlo::Literal &literal) {
     uint8_t low = byte & mask;
     // Sign-extend from `bits` for signed types: shift the sign bit to bit 7
     // and back with an arithmetic shift.
-    byte = isSigned ? static_cast<uint8_t>(static_cast<int8_t>(low << (8 - bits)) >> (8 - bits))
-                    : low;
+    byte =
+        isSigned ? static_cast<uint8_t>(static_cast<int8_t>(low << (8 - bits)) >> (8 - bits)) : low;
   }
 }
 

@@ -23,8 +23,7 @@ llvm::Error expectArrayOperands(const hlo::Instruction &instruction, Operands op
 /// array of `type` with dimensions `dims` (the literal keeps the
 /// instruction's layout).
 llvm::Expected<hlo::Literal> makeArrayResult(const hlo::Instruction &instruction,
-                                             hlo::PrimitiveType type,
-                                             llvm::ArrayRef<int64_t> dims);
+                                             hlo::PrimitiveType type, llvm::ArrayRef<int64_t> dims);
 
 /// "<op> does not support element type <type>".
 llvm::Error unsupportedElementType(const hlo::Instruction &instruction, hlo::PrimitiveType type);

@@ -10,6 +10,7 @@
 
 #include "llvm/ADT/STLExtras.h"
 
+#include <algorithm>
 #include <complex>
 #include <cstring>
 
@@ -47,8 +48,7 @@ hlo::Literal transposed(const hlo::Literal &source, llvm::ArrayRef<int64_t> perm
   for (int64_t p : permutation)
     from.strides.push_back(sourceStrides[p]);
   copyStrided(hlo::storageBytes(source.shape().elementType()), resultShape.dims(),
-              source.bytes().data(), from, result.bytes().data(),
-              rowMajorView(resultShape.dims()));
+              source.bytes().data(), from, result.bytes().data(), rowMajorView(resultShape.dims()));
   return result;
 }
 
@@ -102,7 +102,7 @@ Result evaluateReshape(const hlo::Instruction &instruction, Operands operands) {
     return errorAt(instruction, "cannot reshape " + operand.shape().toString(false) + " to " +
                                     shape.toString(false));
   hlo::Literal result(shape);
-  std::memcpy(result.bytes().data(), operand.bytes().data(), operand.bytes().size());
+  std::copy(operand.bytes().begin(), operand.bytes().end(), result.bytes().begin());
   return result;
 }
 
@@ -116,29 +116,30 @@ Result evaluateBitcast(const hlo::Instruction &instruction, Operands operands) {
   const hlo::Shape &operandShape = instruction.operand(0)->shape();
   const hlo::Shape &shape = instruction.shape();
   if (!shape.isArray() ||
-      hlo::storageBytes(shape.elementType()) !=
-          hlo::storageBytes(operand.shape().elementType()) ||
-      shape.elementCount() != operand.elementCount() || operandShape.dims() != operand.shape().dims())
+      hlo::storageBytes(shape.elementType()) != hlo::storageBytes(operand.shape().elementType()) ||
+      shape.elementCount() != operand.elementCount() ||
+      operandShape.dims() != operand.shape().dims())
     return errorAt(instruction, "cannot bitcast " + operand.shape().toString(false) + " to " +
                                     shape.toString(false));
   llvm::SmallVector<int64_t, 6> operandOrder = majorToMinor(operandShape);
   llvm::SmallVector<int64_t, 6> resultOrder = majorToMinor(shape);
-  if (!isPermutation(operandOrder, operandShape.rank()) || !isPermutation(resultOrder, shape.rank()))
+  if (!isPermutation(operandOrder, operandShape.rank()) ||
+      !isPermutation(resultOrder, shape.rank()))
     return errorAt(instruction, "bitcast needs valid layouts on its operand and result");
 
   // Logical operand -> physical buffer (dimensions in major-to-minor order).
   llvm::SmallVector<int64_t, 6> physicalDims;
   for (int64_t d : operandOrder)
     physicalDims.push_back(operandShape.dim(d));
-  hlo::Literal physical =
-      transposed(operand, operandOrder, hlo::Shape::array(operand.shape().elementType(), physicalDims));
+  hlo::Literal physical = transposed(
+      operand, operandOrder, hlo::Shape::array(operand.shape().elementType(), physicalDims));
 
   // The same bytes seen as the result's physical array, then back to logical.
   llvm::SmallVector<int64_t, 6> resultPhysicalDims;
   for (int64_t d : resultOrder)
     resultPhysicalDims.push_back(shape.dim(d));
   hlo::Literal resultPhysical(hlo::Shape::array(shape.elementType(), resultPhysicalDims));
-  std::memcpy(resultPhysical.bytes().data(), physical.bytes().data(), physical.bytes().size());
+  std::copy(physical.bytes().begin(), physical.bytes().end(), resultPhysical.bytes().begin());
   // Logical result dimension resultOrder[j] is physical dimension j.
   llvm::SmallVector<int64_t, 6> inverse(shape.rank());
   for (auto [j, d] : llvm::enumerate(resultOrder))
@@ -153,8 +154,9 @@ Result evaluateTranspose(const hlo::Instruction &instruction, Operands operands)
   const hlo::Literal &operand = *operands[0];
   const auto &permutation = instruction.attributes().dimensions;
   if (!isPermutation(permutation, operand.shape().rank()))
-    return errorAt(instruction, "transpose dimensions={...} must be a permutation of the operand's " +
-                                    llvm::Twine(operand.shape().rank()) + " dimensions");
+    return errorAt(instruction,
+                   "transpose dimensions={...} must be a permutation of the operand's " +
+                       llvm::Twine(operand.shape().rank()) + " dimensions");
   llvm::SmallVector<int64_t, 6> dims;
   for (int64_t p : permutation)
     dims.push_back(operand.shape().dim(p));
@@ -176,7 +178,8 @@ Result evaluateReverse(const hlo::Instruction &instruction, Operands operands) {
   llvm::SmallVector<bool, 6> reversed(operandShape.rank(), false);
   for (int64_t d : instruction.attributes().dimensions) {
     if (d < 0 || d >= operandShape.rank() || reversed[d])
-      return errorAt(instruction, "reverse dimension " + llvm::Twine(d) + " is out of range or repeated");
+      return errorAt(instruction,
+                     "reverse dimension " + llvm::Twine(d) + " is out of range or repeated");
     reversed[d] = true;
     // Start at the last index of d and walk backwards.
     from.offset += (operandShape.dim(d) - 1) * from.strides[d];

@@ -117,9 +117,9 @@ Result evaluateSlice(const hlo::Instruction &instruction, Operands operands) {
   auto result = makeArrayResult(instruction, operandShape.elementType(), dims);
   if (!result)
     return result.takeError();
-  if (llvm::Error error = copyBox(instruction, operandShape.elementType(), dims,
-                                  operand.bytes().data(), from, result->bytes().data(),
-                                  rowMajorView(dims)))
+  if (llvm::Error error =
+          copyBox(instruction, operandShape.elementType(), dims, operand.bytes().data(), from,
+                  result->bytes().data(), rowMajorView(dims)))
     return std::move(error);
   return result;
 }
@@ -147,9 +147,9 @@ Result evaluateDynamicSlice(const hlo::Instruction &instruction, Operands operan
   auto result = makeArrayResult(instruction, operandShape.elementType(), sizes);
   if (!result)
     return result.takeError();
-  if (llvm::Error error =
-          copyBox(instruction, operandShape.elementType(), sizes, operand.bytes().data(),
-                  viewAt(operandShape.dims(), *starts), result->bytes().data(), rowMajorView(sizes)))
+  if (llvm::Error error = copyBox(instruction, operandShape.elementType(), sizes,
+                                  operand.bytes().data(), viewAt(operandShape.dims(), *starts),
+                                  result->bytes().data(), rowMajorView(sizes)))
     return std::move(error);
   return result;
 }
@@ -173,14 +173,13 @@ llvm::Error updateSliceInPlace(const hlo::Instruction &instruction, hlo::Literal
   if (!instruction.shape().isArray() || instruction.shape().dims() != operandShape.dims() ||
       instruction.shape().elementType() != operandShape.elementType())
     return errorAt(instruction, "result shape " + instruction.shape().toString(false) +
-                                    " does not match the operand " +
-                                    operandShape.toString(false));
+                                    " does not match the operand " + operandShape.toString(false));
   auto starts = readStartIndices(instruction, operands, 2, operandShape.rank());
   if (!starts)
     return starts.takeError();
   clampStarts(*starts, operandShape.dims(), updateShape.dims());
-  return copyBox(instruction, operandShape.elementType(), updateShape.dims(),
-                 update.bytes().data(), rowMajorView(updateShape.dims()), operand.bytes().data(),
+  return copyBox(instruction, operandShape.elementType(), updateShape.dims(), update.bytes().data(),
+                 rowMajorView(updateShape.dims()), operand.bytes().data(),
                  viewAt(operandShape.dims(), *starts));
 }
 
@@ -241,8 +240,8 @@ Result evaluatePad(const hlo::Instruction &instruction, Operands operands) {
   const hlo::Shape &operandShape = operand.shape();
   PrimitiveType type = operandShape.elementType();
   if (!value.shape().isScalar() || value.shape().elementType() != type)
-    return errorAt(instruction, "the padding value must be a " + hlo::primitiveTypeName(type) +
-                                    " scalar");
+    return errorAt(instruction,
+                   "the padding value must be a " + hlo::primitiveTypeName(type) + " scalar");
   const auto &padding = instruction.attributes().padding;
   if (static_cast<int64_t>(padding.size()) != operandShape.rank())
     return errorAt(instruction, "padding= needs one low_high[_interior] per dimension");
@@ -251,8 +250,8 @@ Result evaluatePad(const hlo::Instruction &instruction, Operands operands) {
     int64_t n = operandShape.dim(i);
     int64_t size = p.low + p.high + n + std::max<int64_t>(n - 1, 0) * p.interior;
     if (p.interior < 0 || size < 0)
-      return errorAt(instruction, "padding of dimension " + llvm::Twine(i) +
-                                      " leaves a negative size");
+      return errorAt(instruction,
+                     "padding of dimension " + llvm::Twine(i) + " leaves a negative size");
     dims.push_back(size);
   }
   auto result = makeArrayResult(instruction, type, dims);
@@ -271,15 +270,13 @@ Result evaluatePad(const hlo::Instruction &instruction, Operands operands) {
   for (auto [i, p] : llvm::enumerate(padding)) {
     const int64_t step = p.interior + 1;
     const int64_t first = p.low >= 0 ? 0 : floorDiv(-p.low + step - 1, step);
-    const int64_t last =
-        std::min(operandShape.dim(i) - 1, floorDiv(dims[i] - 1 - p.low, step));
+    const int64_t last = std::min(operandShape.dim(i) - 1, floorDiv(dims[i] - 1 - p.low, step));
     box.push_back(std::max<int64_t>(last - first + 1, 0));
     from.offset += first * from.strides[i];
     to.offset += (p.low + first * step) * to.strides[i];
     to.strides[i] *= step;
   }
-  if (llvm::Error error =
-          copyBox(instruction, type, box, operand.bytes().data(), from, out, to))
+  if (llvm::Error error = copyBox(instruction, type, box, operand.bytes().data(), from, out, to))
     return std::move(error);
   return result;
 }

@@ -38,9 +38,11 @@ void forEachOffset(llvm::ArrayRef<int64_t> dims, llvm::ArrayRef<int64_t> sourceS
 /// square tiles keeps both sides' cache lines in use.
 constexpr int64_t kTile = 32;
 
-template <size_t Bytes>
+template <int64_t Bytes>
 void copyBox(llvm::ArrayRef<int64_t> dims, const uint8_t *source, const StridedView &from,
              uint8_t *destination, const StridedView &to) {
+  // Bytes is signed so that negative strides (reverse) scale to negative
+  // byte offsets.
   const size_t rank = dims.size();
   if (rank == 0) {
     std::memcpy(destination + to.offset * Bytes, source + from.offset * Bytes, Bytes);
@@ -71,8 +73,7 @@ void copyBox(llvm::ArrayRef<int64_t> dims, const uint8_t *source, const StridedV
                       for (int64_t i0 = 0; i0 < rows; i0 += kTile)
                         for (int64_t j0 = 0; j0 < inner; j0 += kTile)
                           for (int64_t i = i0, iEnd = std::min(i0 + kTile, rows); i < iEnd; ++i)
-                            for (int64_t j = j0, jEnd = std::min(j0 + kTile, inner); j < jEnd;
-                                 ++j)
+                            for (int64_t j = j0, jEnd = std::min(j0 + kTile, inner); j < jEnd; ++j)
                               std::memcpy(destination + (d + i * rowStep + j) * Bytes,
                                           source + (s + i + j * sourceStep) * Bytes, Bytes);
                     });

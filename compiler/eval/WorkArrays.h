@@ -21,6 +21,7 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/STLExtras.h"
 
+#include <algorithm>
 #include <cmath>
 #include <complex>
 #include <cstdint>
@@ -143,6 +144,42 @@ struct PermutedWalk {
       position += inner;
     } while (nextIndex(index, outerDims));
   }
+
+  /// The walk dimension the source stores contiguously (stride +-1), if it
+  /// is not the innermost one: copying row by row would then read one
+  /// element per cache line.
+  int64_t transposedDimension() const {
+    const int64_t rank = static_cast<int64_t>(dims.size());
+    for (int64_t d = 0; d + 1 < rank; ++d)
+      if ((strides[d] == 1 || strides[d] == -1) && dims[d] > 1 && dims.back() > 1)
+        return d;
+    return -1;
+  }
+
+  /// Calls fn(sourceOffset, walkPosition) for every element, in 32 x 32
+  /// tiles of dimension `q` (see transposedDimension) and the innermost one,
+  /// so that both sides of the copy stay in cache.
+  template <typename Fn> void forEachTiled(int64_t q, Fn &&fn) const {
+    constexpr int64_t tile = 32;
+    const int64_t last = static_cast<int64_t>(dims.size()) - 1;
+    const Index positionStrides = rowMajorStrides(dims);
+    Index outer(dims.begin(), dims.end());
+    outer[q] = 1;
+    outer[last] = 1;
+    forEachIndex(outer, [&](llvm::ArrayRef<int64_t> index) {
+      int64_t offset = start, position = 0;
+      for (size_t d = 0; d < index.size(); ++d) {
+        offset += index[d] * strides[d];
+        position += index[d] * positionStrides[d];
+      }
+      for (int64_t q0 = 0; q0 < dims[q]; q0 += tile)
+        for (int64_t l0 = 0; l0 < dims[last]; l0 += tile)
+          for (int64_t i = q0; i < std::min(q0 + tile, dims[q]); ++i)
+            for (int64_t j = l0; j < std::min(l0 + tile, dims[last]); ++j)
+              fn(offset + i * strides[q] + j * strides[last],
+                 position + i * positionStrides[q] + j);
+    });
+  }
 };
 
 /// Copies `source` into `destination`, converting to Acc, so that
@@ -156,6 +193,12 @@ void packPermuted(const hlo::Literal &source, llvm::ArrayRef<int64_t> order, Acc
       [&](auto tag) {
         using T = typename decltype(tag)::type;
         const T *data = source.data<T>();
+        if (int64_t q = walk.transposedDimension(); q >= 0) {
+          walk.forEachTiled(q, [&](int64_t offset, int64_t position) {
+            destination[position] = toAccumulator<Acc>(data[offset]);
+          });
+          return;
+        }
         walk.forEachRow([&](int64_t offset, int64_t position, int64_t count, int64_t stride) {
           const T *from = data + offset;
           Acc *to = destination + position;
@@ -200,6 +243,12 @@ void unpackPermuted(const Acc *source, llvm::ArrayRef<int64_t> order, hlo::Liter
       [&](auto tag) {
         using T = typename decltype(tag)::type;
         T *data = result.data<T>();
+        if (int64_t q = walk.transposedDimension(); q >= 0) {
+          walk.forEachTiled(q, [&](int64_t offset, int64_t position) {
+            data[offset] = fromAccumulator<T>(source[position]);
+          });
+          return;
+        }
         walk.forEachRow([&](int64_t offset, int64_t position, int64_t count, int64_t stride) {
           for (int64_t i = 0; i < count; ++i)
             data[offset + i * stride] = fromAccumulator<T>(source[position + i]);

@@ -247,8 +247,7 @@ TEST_CASE("checkEvaluable refuses what a single device cannot run, at the instru
                            {literal<float>(PrimitiveType::F32, {2}, {1, 2})}, {},
                            /*verify=*/false);
   };
-  std::string error =
-      refuse("  ROOT r = f32[2] all-reduce(x), replica_groups={}, to_apply=add_f");
+  std::string error = refuse("  ROOT r = f32[2] all-reduce(x), replica_groups={}, to_apply=add_f");
   CHECK(error.find("<string>:11:") == 0);
   CHECK(error.find("all-reduce is not supported on a single device") != std::string::npos);
   error = refuse("  ROOT r = f32[2] custom-call(x), custom_call_target=\"foo\"");

@@ -24,10 +24,9 @@ std::string convert(const std::string &from, const std::string &value, const std
 } // namespace
 
 TEST_CASE("float to integer truncates, saturates and maps NaN to 0") {
-  CHECK(elements<int32_t>(evaluate(convert("f32[7]", "{2.9, -2.9, 3e9, -3e9, nan, inf, -inf}",
-                                           "s32[7]"))) ==
-        std::vector<int32_t>{2, -2, 2147483647, -2147483647 - 1, 0, 2147483647,
-                             -2147483647 - 1});
+  CHECK(elements<int32_t>(
+            evaluate(convert("f32[7]", "{2.9, -2.9, 3e9, -3e9, nan, inf, -inf}", "s32[7]"))) ==
+        std::vector<int32_t>{2, -2, 2147483647, -2147483647 - 1, 0, 2147483647, -2147483647 - 1});
   CHECK(elements<uint8_t>(evaluate(convert("f32[5]", "{-1.5, 300, 255.9, 0.99, -0}", "u8[5]"))) ==
         std::vector<uint8_t>{0, 255, 255, 0, 0});
   CHECK(elements<int64_t>(evaluate(convert("f64[2]", "{1e19, -1e19}", "s64[2]"))) ==
@@ -60,11 +59,11 @@ TEST_CASE("rounding into f32, bf16 and f16 is to nearest even") {
   CHECK(elements<float>(evaluate(convert("s32[2]", "{16777217, 16777219}", "f32[2]"))) ==
         std::vector<float>{16777216.0f, 16777220.0f});
   // bf16 keeps 8 significant bits: 1 + 2^-8 ties down to 1, 1 + 3 * 2^-8 ties up.
-  CHECK(halfElements<hlo::BFloat16>(evaluate(convert("f32[3]", "{1.00390625, 1.01171875, 3.0e38}",
-                                                     "bf16[3]"))) ==
+  CHECK(halfElements<hlo::BFloat16>(
+            evaluate(convert("f32[3]", "{1.00390625, 1.01171875, 3.0e38}", "bf16[3]"))) ==
         std::vector<float>{1.0f, 1.015625f, 3.00405527e38f});
-  CHECK(halfElements<hlo::Float16>(evaluate(
-            convert("f32[5]", "{2049, 2051, 65519, 65520, 5.96046448e-08}", "f16[5]"))) ==
+  CHECK(halfElements<hlo::Float16>(
+            evaluate(convert("f32[5]", "{2049, 2051, 65519, 65520, 5.96046448e-08}", "f16[5]"))) ==
         std::vector<float>{2048.0f, 2052.0f, 65504.0f, std::numeric_limits<float>::infinity(),
                            5.96046448e-08f});
   // s32 -> bf16 goes through f32: 2^24 + 1 -> 2^24 -> exactly 2^24 in bf16.
@@ -89,8 +88,8 @@ TEST_CASE("convert between real and complex") {
 TEST_CASE("bitcast-convert between equal widths") {
   CHECK(elements<int32_t>(evaluate(convert("f32[2]", "{1, -2}", "s32[2]", "bitcast-convert"))) ==
         std::vector<int32_t>{0x3f800000, int32_t(0xc0000000u)});
-  CHECK(std::isnan(
-      elements<float>(evaluate(convert("u32[1]", "{2143289344}", "f32[1]", "bitcast-convert")))[0]));
+  CHECK(std::isnan(elements<float>(
+      evaluate(convert("u32[1]", "{2143289344}", "f32[1]", "bitcast-convert")))[0]));
   auto bf16 = elements<uint16_t>(evaluate(convert("bf16[1]", "{1}", "u16[1]", "bitcast-convert")));
   CHECK(bf16 == std::vector<uint16_t>{0x3f80});
 }
@@ -99,8 +98,9 @@ TEST_CASE("bitcast-convert across widths adds or removes a minor dimension, litt
   // 1.0f is 0x3f800000: bytes 00 00 80 3f from least significant up.
   CHECK(elements<uint8_t>(evaluate(convert("f32[2]", "{1, 0}", "u8[2,4]", "bitcast-convert"))) ==
         std::vector<uint8_t>{0, 0, 128, 63, 0, 0, 0, 0});
-  CHECK(elements<uint32_t>(evaluate(convert("u16[1,2]", "{{1, 2}}", "u32[1]", "bitcast-convert"))) ==
-        std::vector<uint32_t>{0x00020001});
+  CHECK(
+      elements<uint32_t>(evaluate(convert("u16[1,2]", "{{1, 2}}", "u32[1]", "bitcast-convert"))) ==
+      std::vector<uint32_t>{0x00020001});
   CHECK(elements<int8_t>(evaluate(convert("s8[2]", "{33, -1}", "s4[2,2]", "bitcast-convert"))) ==
         std::vector<int8_t>{1, 2, -1, -1});
   CHECK(elements<int8_t>(evaluate(convert("s4[1,2]", "{{-1, 0}}", "s8[1]", "bitcast-convert"))) ==
@@ -111,25 +111,25 @@ TEST_CASE("bitcast-convert across widths adds or removes a minor dimension, litt
 }
 
 TEST_CASE("reduce-precision to bf16-like and f16-like formats") {
-  auto bf16Like = elements<float>(evaluate(convert(
-      "f32[5]", "{1.00390625, 1.01171875, nan, inf, 3.4e38}", "f32[5]", "reduce-precision",
-      ", exponent_bits=8, mantissa_bits=7")));
+  auto bf16Like = elements<float>(
+      evaluate(convert("f32[5]", "{1.00390625, 1.01171875, nan, inf, 3.4e38}", "f32[5]",
+                       "reduce-precision", ", exponent_bits=8, mantissa_bits=7")));
   CHECK(bf16Like[0] == 1.0f);
   CHECK(bf16Like[1] == 1.015625f);
   CHECK(std::isnan(bf16Like[2]));
   CHECK(std::isinf(bf16Like[3]));
   // 3.4e38 rounds past the largest bf16 (3.39e38) into infinity.
   CHECK(std::isinf(bf16Like[4]));
-  auto f16Like = elements<float>(evaluate(convert(
-      "f32[6]", "{65504, 65520, 1e-8, 3.0517578125e-05, -70000, 6.103515625e-05}", "f32[6]",
-      "reduce-precision", ", exponent_bits=5, mantissa_bits=10")));
+  auto f16Like = elements<float>(
+      evaluate(convert("f32[6]", "{65504, 65520, 1e-8, 3.0517578125e-05, -70000, 6.103515625e-05}",
+                       "f32[6]", "reduce-precision", ", exponent_bits=5, mantissa_bits=10")));
   // 65520 rounds up to 2^16, beyond f16's range; 2^-15 and 1e-8 are below the
   // smallest normal 2^-14 and flush to zero.
-  CHECK(f16Like == std::vector<float>{65504.0f, std::numeric_limits<float>::infinity(), 0.0f,
-                                      0.0f, -std::numeric_limits<float>::infinity(),
-                                      6.103515625e-05f});
-  auto noMantissa = elements<float>(evaluate(convert(
-      "f32[3]", "{nan, 1.5, 3}", "f32[3]", "reduce-precision", ", exponent_bits=8, mantissa_bits=0")));
+  CHECK(f16Like == std::vector<float>{65504.0f, std::numeric_limits<float>::infinity(), 0.0f, 0.0f,
+                                      -std::numeric_limits<float>::infinity(), 6.103515625e-05f});
+  auto noMantissa =
+      elements<float>(evaluate(convert("f32[3]", "{nan, 1.5, 3}", "f32[3]", "reduce-precision",
+                                       ", exponent_bits=8, mantissa_bits=0")));
   CHECK(noMantissa[0] == std::numeric_limits<float>::infinity());
   // With no mantissa bits the exponent's lowest bit decides ties: 1.5 (between
   // 2^0 and 2^1) goes to 2^1, 3 (between 2^1 and 2^2) also to 2^1.
@@ -137,7 +137,8 @@ TEST_CASE("reduce-precision to bf16-like and f16-like formats") {
   CHECK(noMantissa[2] == 2.0f);
 }
 
-TEST_CASE("stochastic-convert rounds the magnitude up when the random bits are below the fraction") {
+TEST_CASE(
+    "stochastic-convert rounds the magnitude up when the random bits are below the fraction") {
   const char *text = R"(HloModule m
 ENTRY e {
   x = f32[7] constant({2.25, 2.25, -2.25, 2, 1e10, nan, -1e10})

@@ -214,6 +214,11 @@ TEST_CASE("2-D convolutions in NCHW and NHWC with strides, padding and dilation"
   nchw.padLow = {1, 1};
   checkAgainstReference(nchw);
 
+  // Enough features (9 in, 16 out) for the layouts that keep features
+  // innermost, which transposes NCHW in tiles.
+  Case wide{"bf01_oi01->bf01", {2, 9, 4, 5}, {16, 9, 3, 2}, {2, 16, 2, 4}, "size=3x2"};
+  checkAgainstReference(wide);
+
   // Transposed conv (lhs dilation) with atrous kernel and negative padding.
   Case nhwc{"b01f_01io->b01f",
             {1, 4, 3, 2},

@@ -99,9 +99,16 @@ TEST_CASE("dot with batch dimensions and two contracting dimensions") {
 
 TEST_CASE("dot matches the definition on shapes that hit every kernel edge") {
   // Rows and columns not multiples of the register tile, a narrow result
-  // (computed transposed), a long k crossing cache blocks, and a matrix-vector.
-  for (auto [m, k, n] : std::vector<std::array<int64_t, 3>>{
-           {37, 29, 53}, {7, 300, 3}, {1, 64, 1}, {130, 5, 17}, {2, 600, 40}}) {
+  // (computed transposed), k and n crossing the cache blocks (256 and 1024),
+  // very few rows (streamed without packing) and a matrix-vector product.
+  for (auto [m, k, n] : std::vector<std::array<int64_t, 3>>{{37, 29, 53},
+                                                            {7, 300, 3},
+                                                            {1, 64, 1},
+                                                            {130, 5, 17},
+                                                            {2, 600, 40},
+                                                            {8, 300, 1100},
+                                                            {3, 70, 100},
+                                                            {1, 20, 300}}) {
     CAPTURE(m);
     CAPTURE(k);
     CAPTURE(n);

@@ -27,8 +27,8 @@ std::string binary(const std::string &type, const std::string &op, const std::st
 /// `ROOT r = <result> <op>(a)` on one constant.
 std::string unary(const std::string &type, const std::string &op, const std::string &value,
                   const std::string &result = "") {
-  return "HloModule m\nENTRY e {\n  a = " + type + " constant(" + value + ")\n  ROOT r = " +
-         (result.empty() ? type : result) + " " + op + "(a)\n}\n";
+  return "HloModule m\nENTRY e {\n  a = " + type + " constant(" + value +
+         ")\n  ROOT r = " + (result.empty() ? type : result) + " " + op + "(a)\n}\n";
 }
 
 constexpr int32_t kIntMin = std::numeric_limits<int32_t>::min();
@@ -37,8 +37,8 @@ constexpr int32_t kIntMax = std::numeric_limits<int32_t>::max();
 } // namespace
 
 TEST_CASE("integer add, subtract and multiply wrap around") {
-  CHECK(elements<int32_t>(evaluate(binary("s32[3]", "add", "{2147483647, -2147483648, 5}",
-                                          "{1, -1, -7}"))) ==
+  CHECK(elements<int32_t>(
+            evaluate(binary("s32[3]", "add", "{2147483647, -2147483648, 5}", "{1, -1, -7}"))) ==
         std::vector<int32_t>{kIntMin, kIntMax, -2});
   CHECK(elements<uint8_t>(evaluate(binary("u8[2]", "add", "{255, 200}", "{1, 100}"))) ==
         std::vector<uint8_t>{0, 44});
@@ -54,11 +54,11 @@ TEST_CASE("integer add, subtract and multiply wrap around") {
 }
 
 TEST_CASE("integer divide and remainder: truncation, x/0, INT_MIN/-1") {
-  auto quotient = evaluate(binary("s32[6]", "divide", "{7, -7, 7, -7, -2147483648, 5}",
-                                  "{2, 2, -2, -2, -1, 0}"));
+  auto quotient = evaluate(
+      binary("s32[6]", "divide", "{7, -7, 7, -7, -2147483648, 5}", "{2, 2, -2, -2, -1, 0}"));
   CHECK(elements<int32_t>(quotient) == std::vector<int32_t>{3, -3, -3, 3, kIntMin, -1});
-  auto remainder = evaluate(binary("s32[6]", "remainder", "{7, -7, 7, -7, -2147483648, 5}",
-                                   "{2, 2, -2, -2, -1, 0}"));
+  auto remainder = evaluate(
+      binary("s32[6]", "remainder", "{7, -7, 7, -7, -2147483648, 5}", "{2, 2, -2, -2, -1, 0}"));
   CHECK(elements<int32_t>(remainder) == std::vector<int32_t>{1, -1, 1, -1, 0, 5});
   CHECK(elements<uint32_t>(evaluate(binary("u32[2]", "divide", "{5, 9}", "{0, 4}"))) ==
         std::vector<uint32_t>{4294967295u, 2});
@@ -69,16 +69,15 @@ TEST_CASE("integer divide and remainder: truncation, x/0, INT_MIN/-1") {
 }
 
 TEST_CASE("shifts by the bit width or more") {
-  CHECK(elements<int32_t>(evaluate(binary("s32[4]", "shift-left", "{1, 1, 1, 3}",
-                                          "{31, 32, -1, 2}"))) ==
+  CHECK(elements<int32_t>(
+            evaluate(binary("s32[4]", "shift-left", "{1, 1, 1, 3}", "{31, 32, -1, 2}"))) ==
         std::vector<int32_t>{kIntMin, 0, 0, 12});
-  CHECK(elements<int32_t>(evaluate(binary("s32[4]", "shift-right-arithmetic", "{-8, -8, 8, 8}",
-                                          "{1, 40, 40, 2}"))) ==
+  CHECK(elements<int32_t>(evaluate(
+            binary("s32[4]", "shift-right-arithmetic", "{-8, -8, 8, 8}", "{1, 40, 40, 2}"))) ==
         std::vector<int32_t>{-4, -1, 0, 2});
   // -8 is 0xfffffff8: its top four bits shifted down by 28 give 15.
   CHECK(elements<int32_t>(evaluate(binary("s32[3]", "shift-right-logical", "{-8, -8, 64}",
-                                          "{28, 32, 3}"))) ==
-        std::vector<int32_t>{15, 0, 8});
+                                          "{28, 32, 3}"))) == std::vector<int32_t>{15, 0, 8});
   // Arithmetic shift of an unsigned value copies its top bit: 0x80 -> 0xc0.
   CHECK(elements<uint8_t>(evaluate(binary("u8[2]", "shift-right-arithmetic", "{128, 128}",
                                           "{1, 8}"))) == std::vector<uint8_t>{192, 255});
@@ -106,9 +105,9 @@ TEST_CASE("maximum and minimum propagate NaN") {
 
 TEST_CASE("compare: IEEE by default, TOTALORDER on request, signedness from the type") {
   auto ieee = [](const std::string &direction) {
-    return elements<bool>(evaluate(binary("f32[4]", "compare", "{nan, nan, -0, 1}",
-                                          "{nan, 1, 0, 2}", "pred[4]",
-                                          ", direction=" + direction)));
+    return elements<bool>(
+        evaluate(binary("f32[4]", "compare", "{nan, nan, -0, 1}", "{nan, 1, 0, 2}", "pred[4]",
+                        ", direction=" + direction)));
   };
   CHECK(ieee("EQ") == std::vector<bool>{false, false, true, false});
   CHECK(ieee("NE") == std::vector<bool>{true, true, false, true});
@@ -188,8 +187,7 @@ TEST_CASE("integer unary ops: abs and negate of INT_MIN, sign, popcnt, clz, not"
         std::vector<int32_t>{-1, 0, 1});
   CHECK(elements<int32_t>(evaluate(unary("s32[3]", "popcnt", "{-1, 0, 7}"))) ==
         std::vector<int32_t>{32, 0, 3});
-  CHECK(elements<uint8_t>(evaluate(unary("u8[1]", "popcnt", "{240}"))) ==
-        std::vector<uint8_t>{4});
+  CHECK(elements<uint8_t>(evaluate(unary("u8[1]", "popcnt", "{240}"))) == std::vector<uint8_t>{4});
   CHECK(elements<int32_t>(evaluate(unary("s32[4]", "count-leading-zeros", "{1, 0, -1, 65536}"))) ==
         std::vector<int32_t>{31, 32, 0, 15});
   CHECK(elements<uint16_t>(evaluate(unary("u16[1]", "count-leading-zeros", "{1}"))) ==
@@ -201,7 +199,8 @@ TEST_CASE("integer unary ops: abs and negate of INT_MIN, sign, popcnt, clz, not"
 }
 
 TEST_CASE("float rounding, sign and is-finite") {
-  CHECK(elements<float>(evaluate(unary("f32[5]", "round-nearest-afz", "{2.5, -2.5, 0.5, 1.4, -0.4}"))) ==
+  CHECK(elements<float>(
+            evaluate(unary("f32[5]", "round-nearest-afz", "{2.5, -2.5, 0.5, 1.4, -0.4}"))) ==
         std::vector<float>{3, -3, 1, 1, -0.0f});
   CHECK(elements<float>(evaluate(unary("f32[4]", "round-nearest-even", "{2.5, 3.5, -2.5, 0.5}"))) ==
         std::vector<float>{2, 4, -2, 0});
@@ -214,8 +213,8 @@ TEST_CASE("float rounding, sign and is-finite") {
   CHECK(bitsOf(sign[1]) == 0x80000000u); // -0 keeps its sign
   CHECK(std::isnan(sign[2]));
   CHECK(sign[3] == 1.0f);
-  CHECK(elements<bool>(evaluate(unary("f32[4]", "is-finite", "{inf, nan, -1e30, -inf}", "pred[4]"))) ==
-        std::vector<bool>{false, false, true, false});
+  CHECK(elements<bool>(evaluate(unary("f32[4]", "is-finite", "{inf, nan, -1e30, -inf}",
+                                      "pred[4]"))) == std::vector<bool>{false, false, true, false});
   CHECK(bitsOf(elements<float>(evaluate(unary("f32[1]", "abs", "{-0}")))[0]) == 0u);
 }
 
@@ -256,11 +255,11 @@ TEST_CASE("float math functions at known points") {
 }
 
 TEST_CASE("power: integer squaring with wrap, negative exponents, 0^0") {
-  CHECK(elements<int32_t>(evaluate(binary("s32[7]", "power", "{2, 3, 1, 0, -2, 2, 2}",
-                                          "{10, -1, -5, 0, 3, 31, 32}"))) ==
+  CHECK(elements<int32_t>(evaluate(
+            binary("s32[7]", "power", "{2, 3, 1, 0, -2, 2, 2}", "{10, -1, -5, 0, 3, 31, 32}"))) ==
         std::vector<int32_t>{1024, 0, 1, 1, -8, kIntMin, 0});
-  auto f = elements<float>(evaluate(binary("f32[4]", "power", "{0, nan, 2, 1}",
-                                           "{0, 0, 0.5, nan}")));
+  auto f =
+      elements<float>(evaluate(binary("f32[4]", "power", "{0, nan, 2, 1}", "{0, 0, 0.5, nan}")));
   CHECK(f[0] == 1.0f);
   CHECK(f[1] == 1.0f);
   CHECK(f[2] == doctest::Approx(1.41421356));
@@ -285,11 +284,12 @@ TEST_CASE("bf16 and f16 compute in f32 and round once") {
       evaluate(binary("bf16[2]", "add", "{1, 1.0078125}", "{0.00390625, 0.00390625}")));
   CHECK(bf16 == std::vector<float>{1.0f, 1.015625f});
   // f16 spacing at 2048 is 2: 2048 + 1 ties to 2048, 2050 + 1 ties to 2052.
-  auto f16 = halfElements<hlo::Float16>(
-      evaluate(binary("f16[2]", "add", "{2048, 2050}", "{1, 1}")));
+  auto f16 =
+      halfElements<hlo::Float16>(evaluate(binary("f16[2]", "add", "{2048, 2050}", "{1, 1}")));
   CHECK(f16 == std::vector<float>{2048.0f, 2052.0f});
   // 60000 * 2 overflows f16 to infinity.
-  auto overflow = halfElements<hlo::Float16>(evaluate(binary("f16[1]", "multiply", "{60000}", "{2}")));
+  auto overflow =
+      halfElements<hlo::Float16>(evaluate(binary("f16[1]", "multiply", "{60000}", "{2}")));
   CHECK(std::isinf(overflow[0]));
   auto exp = halfElements<hlo::BFloat16>(evaluate(unary("bf16[1]", "exponential", "{1}")));
   CHECK(exp[0] == 2.71875f); // e rounded to 8 significant bits
@@ -347,8 +347,8 @@ TEST_CASE("4-bit integers wrap and shift within their width") {
   CHECK(elements<int8_t>(evaluate(binary("s4[3]", "shift-left", "{1, 1, 3}", "{3, 4, 2}"))) ==
         std::vector<int8_t>{-8, 0, -4});
   // 0b1000 as an unsigned 4-bit value, shifted arithmetically, copies its top bit.
-  CHECK(elements<uint8_t>(evaluate(binary("u4[2]", "shift-right-arithmetic", "{8, 8}", "{1, 4}"))) ==
-        std::vector<uint8_t>{12, 15});
+  CHECK(elements<uint8_t>(evaluate(binary("u4[2]", "shift-right-arithmetic", "{8, 8}",
+                                          "{1, 4}"))) == std::vector<uint8_t>{12, 15});
   CHECK(elements<int8_t>(evaluate(unary("s4[3]", "count-leading-zeros", "{1, 0, -1}"))) ==
         std::vector<int8_t>{3, 4, 0});
   CHECK(elements<int8_t>(evaluate(unary("s4[2]", "popcnt", "{-1, 5}"))) ==

@@ -34,8 +34,7 @@ inline std::unique_ptr<hlo::Module> load(const std::string &text) {
 /// itself says about invalid modules.
 inline llvm::Expected<hlo::Literal> tryEvaluate(const std::string &text,
                                                 std::vector<hlo::Literal> arguments = {},
-                                                EvaluatorOptions options = {},
-                                                bool verify = true) {
+                                                EvaluatorOptions options = {}, bool verify = true) {
   auto module = verify ? hlo::loadModuleText(text) : hlo::parseModuleText(text);
   if (!module)
     return module.takeError();

@@ -24,17 +24,18 @@ const char *kMatrix = "{{1, 2, 3}, {4, 5, 6}}";
 } // namespace
 
 TEST_CASE("broadcast maps operand dimensions into the result") {
-  CHECK(elements<int32_t>(evaluate(withConstant("s32[]", "7", "s32[2,2] broadcast(a), dimensions={}"))) ==
+  CHECK(elements<int32_t>(
+            evaluate(withConstant("s32[]", "7", "s32[2,2] broadcast(a), dimensions={}"))) ==
         std::vector<int32_t>{7, 7, 7, 7});
-  CHECK(elements<int32_t>(evaluate(withConstant("s32[3]", "{1, 2, 3}",
-                                                "s32[2,3] broadcast(a), dimensions={1}"))) ==
+  CHECK(elements<int32_t>(evaluate(
+            withConstant("s32[3]", "{1, 2, 3}", "s32[2,3] broadcast(a), dimensions={1}"))) ==
         std::vector<int32_t>{1, 2, 3, 1, 2, 3});
-  CHECK(elements<int32_t>(evaluate(withConstant("s32[2]", "{1, 2}",
-                                                "s32[2,3] broadcast(a), dimensions={0}"))) ==
+  CHECK(elements<int32_t>(
+            evaluate(withConstant("s32[2]", "{1, 2}", "s32[2,3] broadcast(a), dimensions={0}"))) ==
         std::vector<int32_t>{1, 1, 1, 2, 2, 2});
   // [2,3] into [2,4,3]: result[i][k][j] = a[i][j].
-  auto r3 = elements<int32_t>(evaluate(withConstant("s32[2,3]", kMatrix,
-                                                    "s32[2,4,3] broadcast(a), dimensions={0,2}")));
+  auto r3 = elements<int32_t>(
+      evaluate(withConstant("s32[2,3]", kMatrix, "s32[2,4,3] broadcast(a), dimensions={0,2}")));
   REQUIRE(r3.size() == 24);
   CHECK(r3[0 * 12 + 0 * 3 + 2] == 3);
   CHECK(r3[1 * 12 + 3 * 3 + 0] == 4);
@@ -53,8 +54,8 @@ TEST_CASE("reshape keeps row-major order") {
 }
 
 TEST_CASE("transpose permutes dimensions") {
-  CHECK(elements<int32_t>(evaluate(withConstant("s32[2,3]", kMatrix,
-                                                "s32[3,2] transpose(a), dimensions={1,0}"))) ==
+  CHECK(elements<int32_t>(evaluate(
+            withConstant("s32[2,3]", kMatrix, "s32[3,2] transpose(a), dimensions={1,0}"))) ==
         std::vector<int32_t>{1, 4, 2, 5, 3, 6});
   // a[i][j][k] = 100i + 10j + k; result dims {2,0,1}: result[k][i][j] = a[i][j][k].
   const char *cube = "{{{0, 1, 2, 3}, {10, 11, 12, 13}, {20, 21, 22, 23}}, "
@@ -63,25 +64,26 @@ TEST_CASE("transpose permutes dimensions") {
       evaluate(withConstant("s32[2,3,4]", cube, "s32[4,2,3] transpose(a), dimensions={2,0,1}")));
   REQUIRE(r.size() == 24);
   CHECK(r[0] == 0);
-  CHECK(r[(3 * 2 + 1) * 3 + 2] == 123);  // k=3, i=1, j=2
-  CHECK(r[(1 * 2 + 0) * 3 + 2] == 21);   // k=1, i=0, j=2
-  CHECK(r[(2 * 2 + 1) * 3 + 0] == 102);  // k=2, i=1, j=0
+  CHECK(r[(3 * 2 + 1) * 3 + 2] == 123); // k=3, i=1, j=2
+  CHECK(r[(1 * 2 + 0) * 3 + 2] == 21);  // k=1, i=0, j=2
+  CHECK(r[(2 * 2 + 1) * 3 + 0] == 102); // k=2, i=1, j=0
 }
 
 TEST_CASE("reverse along chosen dimensions") {
-  CHECK(elements<int32_t>(evaluate(withConstant("s32[2,3]", kMatrix,
-                                                "s32[2,3] reverse(a), dimensions={1}"))) ==
+  CHECK(elements<int32_t>(
+            evaluate(withConstant("s32[2,3]", kMatrix, "s32[2,3] reverse(a), dimensions={1}"))) ==
         std::vector<int32_t>{3, 2, 1, 6, 5, 4});
-  CHECK(elements<int32_t>(evaluate(withConstant("s32[2,3]", kMatrix,
-                                                "s32[2,3] reverse(a), dimensions={0,1}"))) ==
+  CHECK(elements<int32_t>(
+            evaluate(withConstant("s32[2,3]", kMatrix, "s32[2,3] reverse(a), dimensions={0,1}"))) ==
         std::vector<int32_t>{6, 5, 4, 3, 2, 1});
-  CHECK(elements<int32_t>(evaluate(withConstant("s32[2,3]", kMatrix,
-                                                "s32[2,3] reverse(a), dimensions={}"))) ==
+  CHECK(elements<int32_t>(
+            evaluate(withConstant("s32[2,3]", kMatrix, "s32[2,3] reverse(a), dimensions={}"))) ==
         std::vector<int32_t>{1, 2, 3, 4, 5, 6});
 }
 
 TEST_CASE("copy keeps the logical value whatever the layout") {
-  CHECK(elements<int32_t>(evaluate(withConstant("s32[2,3]{1,0}", kMatrix, "s32[2,3]{0,1} copy(a)"))) ==
+  CHECK(elements<int32_t>(
+            evaluate(withConstant("s32[2,3]{1,0}", kMatrix, "s32[2,3]{0,1} copy(a)"))) ==
         std::vector<int32_t>{1, 2, 3, 4, 5, 6});
   const char *tuple = R"(HloModule m
 ENTRY e {
@@ -102,8 +104,9 @@ TEST_CASE("bitcast reinterprets the physical buffer through both layouts") {
   CHECK(elements<int32_t>(evaluate(withConstant("s32[2,3]", kMatrix, "s32[6] bitcast(a)"))) ==
         std::vector<int32_t>{1, 2, 3, 4, 5, 6});
   // Column-major operand: memory holds 1 4 2 5 3 6.
-  CHECK(elements<int32_t>(evaluate(withConstant("s32[2,3]{0,1}", kMatrix, "s32[6]{0} bitcast(a)"))) ==
-        std::vector<int32_t>{1, 4, 2, 5, 3, 6});
+  CHECK(
+      elements<int32_t>(evaluate(withConstant("s32[2,3]{0,1}", kMatrix, "s32[6]{0} bitcast(a)"))) ==
+      std::vector<int32_t>{1, 4, 2, 5, 3, 6});
   // Memory 1..6 read as a column-major [2,3]: element (i, j) is at 2j + i.
   CHECK(elements<int32_t>(evaluate(withConstant("s32[3,2]{1,0}", "{{1, 2}, {3, 4}, {5, 6}}",
                                                 "s32[2,3]{0,1} bitcast(a)"))) ==
@@ -114,8 +117,8 @@ TEST_CASE("shape ops reject attributes that do not fit") {
   std::string error = evaluationError(
       withConstant("s32[2,3]", kMatrix, "s32[3,2] transpose(a), dimensions={0,0}"), {}, {}, false);
   CHECK(error.find("permutation") != std::string::npos);
-  error = evaluationError(withConstant("s32[3]", "{1, 2, 3}", "s32[2,4] broadcast(a), dimensions={1}"),
-                          {}, {}, false);
+  error = evaluationError(
+      withConstant("s32[3]", "{1, 2, 3}", "s32[2,4] broadcast(a), dimensions={1}"), {}, {}, false);
   CHECK(error.find("broadcast dimension") != std::string::npos);
 }
 

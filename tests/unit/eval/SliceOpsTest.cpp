@@ -19,20 +19,26 @@ std::string module(const std::string &body) { return "HloModule m\nENTRY e {\n" 
 TEST_CASE("slice with strides and empty ranges") {
   CHECK(elements<int32_t>(evaluate(module(R"(  a = s32[10] iota(), iota_dimension=0
   ROOT r = s32[3] slice(a), slice={[1:8:3]})"))) == std::vector<int32_t>{1, 4, 7});
-  CHECK(elements<int32_t>(evaluate(module(R"(  a = s32[3,4] constant({{0, 1, 2, 3}, {4, 5, 6, 7}, {8, 9, 10, 11}})
+  CHECK(elements<int32_t>(
+            evaluate(module(R"(  a = s32[3,4] constant({{0, 1, 2, 3}, {4, 5, 6, 7}, {8, 9, 10, 11}})
   ROOT r = s32[2,2] slice(a), slice={[1:3], [0:4:2]})"))) == std::vector<int32_t>{4, 6, 8, 10});
   CHECK(evaluate(module(R"(  a = s32[4] constant({1, 2, 3, 4})
-  ROOT r = s32[0] slice(a), slice={[2:2]})")).elementCount() == 0);
+  ROOT r = s32[0] slice(a), slice={[2:2]})"))
+            .elementCount() == 0);
   std::string error = evaluationError(module(R"(  a = s32[4] constant({1, 2, 3, 4})
-  ROOT r = s32[2] slice(a), slice={[3:5]})"), {}, {}, false);
+  ROOT r = s32[2] slice(a), slice={[3:5]})"),
+                                      {}, {}, false);
   CHECK(error.find("does not fit") != std::string::npos);
 }
 
 TEST_CASE("dynamic-slice clamps start indices into range") {
   auto slice = [](const std::string &starts, const std::string &type = "s32") {
-    return elements<int32_t>(evaluate(module(R"(  a = s32[3,4] constant({{0, 1, 2, 3}, {4, 5, 6, 7}, {8, 9, 10, 11}})
-  i = )" + type + R"([] constant()" + starts.substr(0, starts.find(',')) + R"()
-  j = )" + type + R"([] constant()" + starts.substr(starts.find(',') + 1) + R"()
+    return elements<int32_t>(
+        evaluate(module(R"(  a = s32[3,4] constant({{0, 1, 2, 3}, {4, 5, 6, 7}, {8, 9, 10, 11}})
+  i = )" + type + R"([] constant()" +
+                        starts.substr(0, starts.find(',')) + R"()
+  j = )" + type + R"([] constant()" +
+                        starts.substr(starts.find(',') + 1) + R"()
   ROOT r = s32[2,2] dynamic-slice(a, i, j), dynamic_slice_sizes={2,2})")));
   };
   CHECK(slice("1,1") == std::vector<int32_t>{5, 6, 9, 10});
@@ -50,10 +56,13 @@ TEST_CASE("dynamic-slice clamps start indices into range") {
 
 TEST_CASE("dynamic-update-slice clamps the update into the operand") {
   auto update = [](int row, int column) {
-    return elements<int32_t>(evaluate(module(R"(  a = s32[3,3] constant({{0, 0, 0}, {0, 0, 0}, {0, 0, 0}})
+    return elements<int32_t>(
+        evaluate(module(R"(  a = s32[3,3] constant({{0, 0, 0}, {0, 0, 0}, {0, 0, 0}})
   u = s32[2,2] constant({{1, 2}, {3, 4}})
-  i = s32[] constant()" + std::to_string(row) + R"()
-  j = s32[] constant()" + std::to_string(column) + R"()
+  i = s32[] constant()" +
+                        std::to_string(row) + R"()
+  j = s32[] constant()" +
+                        std::to_string(column) + R"()
   ROOT r = s32[3,3] dynamic-update-slice(a, u, i, j))")));
   };
   CHECK(update(0, 1) == std::vector<int32_t>{0, 1, 2, 0, 3, 4, 0, 0, 0});
@@ -77,7 +86,8 @@ TEST_CASE("pad with low, high, interior and negative padding") {
   auto pad = [](const std::string &config, const std::string &resultDims) {
     return elements<int32_t>(evaluate(module(R"(  a = s32[2,3] constant({{1, 2, 3}, {4, 5, 6}})
   z = s32[] constant(0)
-  ROOT r = s32)" + resultDims + R"( pad(a, z), padding=)" + config)));
+  ROOT r = s32)" + resultDims + R"( pad(a, z), padding=)" +
+                                             config)));
   };
   CHECK(pad("1_0x0_1", "[3,4]") == std::vector<int32_t>{0, 0, 0, 0, 1, 2, 3, 0, 4, 5, 6, 0});
   CHECK(pad("0_0x0_0_1", "[2,5]") == std::vector<int32_t>{1, 0, 2, 0, 3, 4, 0, 5, 0, 6});
