@@ -17,7 +17,7 @@ for group in "${groups[@]}"; do
     build) packages+=(cmake ninja-build g++ llvm-16-dev libllvm16 llvm-16-tools clang-16 lld-16
                       liblld-16-dev zlib1g-dev libzstd-dev libtinfo-dev libxml2-dev
                       libflatbuffers-dev flatbuffers-compiler) ;;
-    test) packages+=(doctest-dev python3 libclang-rt-16-dev) ;;
+    test) packages+=(doctest-dev python3 python3-numpy libclang-rt-16-dev) ;;
     cross) packages+=(qemu-user qemu-system-arm qemu-system-misc g++-aarch64-linux-gnu
                       g++-riscv64-linux-gnu gcc-arm-none-eabi picolibc-arm-none-eabi
                       libnewlib-arm-none-eabi gcc-riscv64-unknown-elf

@@ -68,7 +68,15 @@ llvm::Error unaryFloat(const hlo::Instruction &instruction, const hlo::Literal &
   case Opcode::Log1p:
     return map([](C v) { return std::log1p(v); });
   case Opcode::Logistic:
-    return map([](C v) { return C(1) / (C(1) + std::exp(-v)); });
+    // For x < 0, e^x / (1 + e^x): the same value without exp(-x) overflowing,
+    // so large negative inputs keep their tiny (subnormal) results.
+    return map([](C v) {
+      if (v < C(0)) {
+        C e = std::exp(v);
+        return e / (C(1) + e);
+      }
+      return C(1) / (C(1) + std::exp(-v));
+    });
   case Opcode::Sqrt:
     return map([](C v) { return std::sqrt(v); });
   case Opcode::Rsqrt:

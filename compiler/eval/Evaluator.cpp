@@ -20,6 +20,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 
+#include <optional>
 #include <vector>
 
 namespace mote::eval {
@@ -53,7 +54,41 @@ struct Evaluator::Plan {
   std::vector<hlo::Literal> owned;
   std::vector<const hlo::Literal *> values;
   bool inUse = false;
+
+  /// Loop-invariant values: a step that depends on no parameter and nothing
+  /// nondeterministic computes the same value on every call, so from the
+  /// third call on such steps are skipped and the values the rest of the
+  /// computation reads from them (the frontier) come from `cache`, filled on
+  /// the second call. A loop body that rebuilds a large constant array every
+  /// iteration then costs what its parameter-dependent part costs.
+  std::vector<uint8_t> invariant; ///< per value slot
+  std::vector<uint8_t> frontier;  ///< invariant slots read by other steps or returned
+  std::vector<std::optional<hlo::Literal>> cache;
+  bool hasFrontier = false;
+  bool cacheReady = false;
+  unsigned calls = 0;
 };
+
+namespace {
+
+/// Whether running `computation` (and what it calls) always gives the same
+/// result for the same arguments.
+bool isDeterministic(const hlo::Computation &computation, unsigned depth = 0) {
+  if (depth > kMaxCallDepth)
+    return false;
+  for (const auto &instruction : computation.instructions()) {
+    Opcode opcode = instruction->opcode();
+    if (opcode == Opcode::Rng || opcode == Opcode::RngGetAndUpdateState ||
+        opcode == Opcode::CustomCall || hlo::isMultiDevice(opcode))
+      return false;
+    for (const hlo::Computation *called : instruction->calledComputations())
+      if (!called || !isDeterministic(*called, depth + 1))
+        return false;
+  }
+  return true;
+}
+
+} // namespace
 
 Evaluator::Evaluator(const hlo::Module &module, EvaluatorOptions options)
     : module_(module), options_(options) {}
@@ -132,6 +167,34 @@ llvm::Expected<Evaluator::Plan *> Evaluator::planFor(const hlo::Computation &com
     if (step.instruction->opcode() == Opcode::GetTupleElement && step.operands.size() == 1 &&
         step.operands[0] != plan->root)
       step.stealsElement = onlyDistinctReads[step.operands[0]];
+
+  plan->invariant.assign(count, 0);
+  plan->frontier.assign(count, 0);
+  plan->cache.resize(count);
+  for (const Plan::Step &step : plan->steps) {
+    const hlo::Instruction &instruction = *step.instruction;
+    Opcode opcode = instruction.opcode();
+    bool invariant = opcode != Opcode::Parameter && opcode != Opcode::Rng &&
+                     opcode != Opcode::RngGetAndUpdateState && opcode != Opcode::CustomCall &&
+                     !hlo::isMultiDevice(opcode);
+    for (const hlo::Computation *called : instruction.calledComputations())
+      invariant = invariant && called && isDeterministic(*called);
+    for (unsigned operand : step.operands)
+      invariant = invariant && plan->invariant[operand];
+    plan->invariant[step.position] = invariant;
+  }
+  auto markFrontier = [&](unsigned slot) {
+    // Constants are read in place already: nothing to cache.
+    if (plan->invariant[slot] && instructions[slot]->opcode() != Opcode::Constant) {
+      plan->frontier[slot] = 1;
+      plan->hasFrontier = true;
+    }
+  };
+  for (const Plan::Step &step : plan->steps)
+    if (!plan->invariant[step.position])
+      for (unsigned operand : step.operands)
+        markFrontier(operand);
+  markFrontier(plan->root);
 
   Plan *result = plan.get();
   plans_[&computation] = std::move(plan);
@@ -222,10 +285,25 @@ Evaluator::execute(const hlo::Computation &computation,
   plan.inUse = true;
   llvm::SmallVector<const hlo::Literal *, 4> operands;
   auto isOwned = [&](unsigned slot) { return values[slot] == &owned[slot]; };
+  // See Plan::cache. The first call pays nothing for caching; the second
+  // copies the frontier values; later calls skip the invariant steps.
+  const bool useCache = cached && plan.cacheReady;
+  const bool fillCache = cached && !plan.cacheReady && plan.hasFrontier && plan.calls >= 1;
+  if (cached)
+    ++plan.calls;
+  auto remember = [&](unsigned slot) {
+    if (fillCache && plan.frontier[slot])
+      plan.cache[slot] = *values[slot];
+  };
 
   for (const Plan::Step &step : plan.steps) {
     const hlo::Instruction &instruction = *step.instruction;
     const unsigned slot = step.position;
+    if (useCache && plan.invariant[slot] && instruction.opcode() != Opcode::Constant) {
+      if (plan.frontier[slot])
+        values[slot] = &*plan.cache[slot];
+      continue;
+    }
 
     if (instruction.opcode() == Opcode::Parameter) {
       int64_t number = instruction.attributes().parameterNumber;
@@ -291,6 +369,7 @@ Evaluator::execute(const hlo::Computation &computation,
     }
     if (alias) {
       values[slot] = alias;
+      remember(slot);
       for (unsigned release : step.releases) {
         owned[release] = hlo::Literal();
         values[release] = nullptr;
@@ -366,6 +445,7 @@ Evaluator::execute(const hlo::Computation &computation,
       return result.takeError();
     owned[slot] = std::move(*result);
     values[slot] = &owned[slot];
+    remember(slot);
     for (unsigned release : step.releases) {
       owned[release] = hlo::Literal();
       values[release] = nullptr;
@@ -373,6 +453,8 @@ Evaluator::execute(const hlo::Computation &computation,
   }
 
   frame.succeeded = true;
+  if (fillCache)
+    plan.cacheReady = true;
   if (isOwned(plan.root))
     return std::move(owned[plan.root]);
   return *values[plan.root]; // a parameter, constant or part of one: copy it out

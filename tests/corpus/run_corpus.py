@@ -6,20 +6,32 @@ For every CORPUS/files/*.hlo:
   roundtrip  P1 = `motec print FILE`, P2 = `motec print P1`, and P1 == P2
   eval       `motec eval FILE` on seeded inputs exits 0; exit 3 means Mote does
              not support the module (counted apart, with motec's reason)
+  run        with --run-target T: `motec run FILE --target=T` on the same inputs
+             matches eval (integers exactly; floats within the bound below);
+             exit 3 means code generation does not support the module yet
 
 Prints a table and a summary line, writes a TSV report if asked, and exits 1 if
 anything supported failed. Exits 77 (ctest's skip code) when the corpus folder
-does not exist. Standard library only.
+does not exist. Standard library only, except --run-target, which compares
+results with NumPy.
 """
 import argparse
 import concurrent.futures
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
 import time
 
 EXIT_UNSUPPORTED = 3
+# Compiled models use inline approximations of exp, log, tanh... (a few ulp from
+# the host libm the evaluator calls) and networks carry those differences
+# forward, so a corpus result matches when each float is within this many ulp
+# of the evaluator's or within RELATIVE_TOLERANCE of the array's largest
+# magnitude. The differential tests hold single ops to tighter, per-op bounds.
+FLOAT_ULP_BOUND = 64
+RELATIVE_TOLERANCE = 1e-5
 SKIP = 77
 
 # Files in the corpus that are not valid HLO (XLA's verifier rejects them too):
@@ -60,7 +72,7 @@ def run(command, timeout):
 
 def check_file(motec, path, args):
     result = {"file": os.path.basename(path)}
-    code, _, err, seconds = run([motec, "check", path], args.check_timeout)
+    code, check_out, err, seconds = run([motec, "check", path], args.check_timeout)
     expected_error = EXPECTED_INVALID.get(result["file"])
     if expected_error is not None:
         # Must be refused with exactly the expected diagnostic.
@@ -69,7 +81,7 @@ def check_file(motec, path, args):
                       check_detail="" if ok else f"expected '{expected_error}', got exit {code}: "
                                                  f"{first_error(err)}",
                       roundtrip="-", roundtrip_detail="", roundtrip_s=0.0,
-                      eval="-", eval_detail="", eval_s=0.0)
+                      eval="-", eval_detail="", eval_s=0.0, **skipped_runs(args))
         return result
     result["check"] = "ok" if code == 0 else "FAIL"
     result["check_detail"] = "" if code == 0 else f"exit {code}: {first_error(err)}"
@@ -98,10 +110,18 @@ def check_file(motec, path, args):
     result["roundtrip_detail"] = detail
     result["roundtrip_s"] = seconds
 
+    result.update(skipped_runs(args))
     if args.no_eval:
         result["eval"], result["eval_detail"], result["eval_s"] = "-", "", 0.0
         return result
-    code, _, err, seconds = run([motec, "eval", path, "--seed", str(args.seed)], args.eval_timeout)
+    work = tempfile.mkdtemp(prefix="mote-corpus-")
+    results = result_count(check_out.decode("utf-8", "replace")) if code == 0 else 0
+    outputs = [os.path.join(work, f"eval{i}.npy") for i in range(results)]
+    eval_command = [motec, "eval", path, "--seed", str(args.seed)]
+    if args.run_target:
+        for output in outputs:
+            eval_command += ["--output", output]
+    code, _, err, seconds = run(eval_command, args.eval_timeout)
     if code == 0:
         result["eval"], result["eval_detail"] = "ok", ""
     elif code == EXIT_UNSUPPORTED:
@@ -110,7 +130,82 @@ def check_file(motec, path, args):
         result["eval"] = "TIMEOUT" if code == "timeout" else "FAIL"
         result["eval_detail"] = f"exit {code}: {first_error(err)}"
     result["eval_s"] = seconds
+    if code == 0:
+        for target in args.run_target:
+            run_on_target(motec, path, target, outputs, work, args, result)
+    shutil.rmtree(work, ignore_errors=True)
     return result
+
+
+def skipped_runs(args):
+    fields = {}
+    for target in args.run_target:
+        fields[f"run:{target}"], fields[f"run:{target}_detail"] = "-", ""
+        fields[f"run:{target}_s"] = 0.0
+    return fields
+
+
+def result_count(check_output):
+    """How many arrays the entry returns, from `motec check`'s summary."""
+    for line in check_output.splitlines():
+        if line.strip().startswith("results:"):
+            return int(line.split(":")[1])
+    return 0
+
+
+def run_on_target(motec, path, target, expected, work, args, result):
+    """Compiles and runs the module for `target`; compares with the evaluator."""
+    key = f"run:{target}"
+    outputs = [os.path.join(work, f"{target}.{i}.npy") for i in range(len(expected))]
+    command = [motec, "run", path, f"--target={target}", "--seed", str(args.seed)]
+    for output in outputs:
+        command += ["--output", output]
+    code, _, err, seconds = run(command, args.run_timeout)
+    result[key + "_s"] = seconds
+    if code == EXIT_UNSUPPORTED:
+        result[key], result[key + "_detail"] = "unsupported", first_error(err)
+        return
+    if code != 0:
+        result[key] = "TIMEOUT" if code == "timeout" else "FAIL"
+        result[key + "_detail"] = f"exit {code}: {first_error(err)}"
+        return
+    import numpy as np
+    exact = True
+    for i, (e_path, a_path) in enumerate(zip(expected, outputs)):
+        e, a = np.load(e_path), np.load(a_path)
+        if e.shape != a.shape or e.dtype != a.dtype:
+            result[key], result[key + "_detail"] = "FAIL", f"result {i}: {a.dtype}{a.shape} != {e.dtype}{e.shape}"
+            return
+        if e.dtype.kind != "f":
+            if not np.array_equal(e, a):
+                bad = int(np.flatnonzero(e.reshape(-1) != a.reshape(-1))[0])
+                result[key], result[key + "_detail"] = "FAIL", f"result {i} element {bad} differs"
+                return
+            continue
+        e64, a64 = e.astype(np.float64).reshape(-1), a.astype(np.float64).reshape(-1)
+        same_bits = (e.reshape(-1).tobytes() == a.reshape(-1).tobytes())
+        exact = exact and same_bits
+        if same_bits:
+            continue
+        width = e.dtype.itemsize * 8
+        ints = {16: np.int16, 32: np.int32, 64: np.int64}[width]
+        def keys(x):
+            bits = x.reshape(-1).view(ints).astype(np.int64)
+            magnitude = bits & ((1 << (width - 1)) - 1)
+            return np.where(bits < 0, -magnitude, magnitude)
+        nan_e, nan_a = np.isnan(e64), np.isnan(a64)
+        finite = np.isfinite(e64)
+        scale = np.max(np.abs(e64[finite])) if finite.any() else 0.0
+        close = (np.abs(keys(e) - keys(a)) <= FLOAT_ULP_BOUND) | \
+            (np.abs(e64 - a64) <= RELATIVE_TOLERANCE * scale)
+        ok = (nan_e & nan_a) | (~nan_e & ~nan_a & (np.isinf(e64) == np.isinf(a64)) & close)
+        if not ok.all():
+            bad = int(np.flatnonzero(~ok)[0])
+            result[key] = "FAIL"
+            result[key + "_detail"] = (f"result {i}: {int((~ok).sum())} elements differ, first "
+                                       f"{bad}: {a64[bad]!r} != {e64[bad]!r}")
+            return
+    result[key], result[key + "_detail"] = ("exact" if exact else "ok"), ""
 
 
 def main():
@@ -125,6 +220,11 @@ def main():
     parser.add_argument("--filter", default="", help="only files whose name contains this")
     parser.add_argument("--no-eval", action="store_true", help="only check and round trip")
     parser.add_argument("--report", help="write a TSV of the results here")
+    parser.add_argument("--run-target", action="append", default=[],
+                        help="also compile and run each evaluated module for this triple and "
+                             "compare with the evaluator (repeatable)")
+    parser.add_argument("--run-timeout", type=float, default=300,
+                        help="seconds one compile-and-run may take")
     args = parser.parse_args()
 
     files_dir = os.path.join(args.corpus, "files")
@@ -145,8 +245,9 @@ def main():
             r = future.result()
             results.append(r)
             total = r["check_s"] + r["roundtrip_s"] + r["eval_s"]
+            runs = " ".join(f"{r['run:' + t]:11}" for t in args.run_target)
             print(f"[{len(results):3}/{len(paths)}] {r['check']:4} {r['roundtrip']:4} "
-                  f"{r['eval']:11} {total:8.1f}s  {r['file']}", flush=True)
+                  f"{r['eval']:11} {runs} {total:8.1f}s  {r['file']}", flush=True)
     results.sort(key=lambda r: r["file"])
 
     width = min(90, max((len(r["file"]) for r in results), default=4))
@@ -158,9 +259,10 @@ def main():
 
     # A timeout is reported, not counted as a failure: it says the evaluator is
     # too slow for that module within the budget, not that it is wrong.
+    steps = ["check", "roundtrip", "eval"] + [f"run:{t}" for t in args.run_target]
     problems = [(r["file"], step, r[step + "_detail"]) for r in results
-                for step in ("check", "roundtrip", "eval")
-                if r[step] not in ("ok", "-", "unsupported", "rejected", "TIMEOUT")]
+                for step in steps
+                if r[step] not in ("ok", "exact", "-", "unsupported", "rejected", "TIMEOUT")]
     timeouts = [r for r in results if r["eval"] == "TIMEOUT"]
     if timeouts:
         print(f"\nOver the {args.eval_timeout:.0f} s evaluation budget (not evaluated):")
@@ -175,19 +277,30 @@ def main():
         print("\nUnsupported (exit 3):")
         for r in unsupported:
             print(f"  {r['file']}: {r['eval_detail']}")
+    for target in args.run_target:
+        key = f"run:{target}"
+        missing = [r for r in results if r[key] in ("unsupported", "TIMEOUT")]
+        if missing:
+            print(f"\nNot compiled and run for {target} (unsupported by code generation, or over "
+                  f"the time budget):")
+            for r in missing:
+                print(f"  {r['file']}: {r[key]} {r[key + '_detail']}")
     print("\nSlowest (eval seconds):")
     for r in sorted(results, key=lambda r: -r["eval_s"])[:10]:
         print(f"  {r['eval_s']:8.1f}  {r['file']}")
 
     if args.report:
         with open(args.report, "w") as report:
-            report.write("file\tcheck\troundtrip\teval\tcheck_s\troundtrip_s\teval_s\tdetail\n")
+            runs = "".join(f"\t{t}\t{t}_s" for t in args.run_target)
+            report.write(f"file\tcheck\troundtrip\teval\tcheck_s\troundtrip_s\teval_s{runs}"
+                         "\tdetail\n")
             for r in results:
-                detail = "; ".join(r[s + "_detail"] for s in ("check", "roundtrip", "eval")
-                                   if r[s + "_detail"])
+                detail = "; ".join(f"{s}: {r[s + '_detail']}" for s in steps if r[s + "_detail"])
+                runs = "".join(f"\t{r['run:' + t]}\t{r['run:' + t + '_s']:.2f}"
+                               for t in args.run_target)
                 report.write(f"{r['file']}\t{r['check']}\t{r['roundtrip']}\t{r['eval']}\t"
-                             f"{r['check_s']:.2f}\t{r['roundtrip_s']:.2f}\t{r['eval_s']:.2f}\t"
-                             f"{detail}\n")
+                             f"{r['check_s']:.2f}\t{r['roundtrip_s']:.2f}\t{r['eval_s']:.2f}"
+                             f"{runs}\t{detail}\n")
 
     n = len(results)
     rejected = sum(r["check"] == "rejected" for r in results)
@@ -199,8 +312,19 @@ def main():
     eval_text = "eval skipped" if args.no_eval else (
         f"eval {evaluated}/{supported} supported ({len(unsupported)} unsupported, "
         f"{len(timeouts)} over the time budget)")
+    run_texts = []
+    for target in args.run_target:
+        key = f"run:{target}"
+        matched = sum(r[key] in ("ok", "exact") for r in results)
+        exact = sum(r[key] == "exact" for r in results)
+        not_run = sum(r[key] == "unsupported" for r in results)
+        slow = sum(r[key] == "TIMEOUT" for r in results)
+        run_texts.append(f"{target}: {matched}/{evaluated} evaluated modules match ({exact} "
+                         f"bit-exact, {not_run} unsupported by code generation, {slow} over the "
+                         f"time budget)")
+    runs = "".join(f", {text}" for text in run_texts)
     print(f"\ncorpus: check {checked}/{valid} valid ({rejected} invalid files rejected as "
-          f"expected), roundtrip {roundtrip}/{valid}, {eval_text} "
+          f"expected), roundtrip {roundtrip}/{valid}, {eval_text}{runs} "
           f"in {time.monotonic() - started:.0f} s")
     return 0 if not problems else 1
 

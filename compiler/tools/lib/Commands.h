@@ -43,6 +43,54 @@ struct EvalOptions {
 };
 ExitCode runEval(const EvalOptions &options, llvm::raw_ostream &out, llvm::raw_ostream &errs);
 
+/// The target flags `motec compile` and `motec run` share.
+struct TargetOptions {
+  std::string triples; ///< comma-separated; empty means the build machine's
+  std::string cpu;
+  std::string features;
+};
+
+/// `motec compile model.hlo --target=T -o out [--emit=obj|asm|llvm|header]`.
+/// Without --emit it writes out.o and out.h; with it, the one kind of output
+/// to `out` exactly ("-" or no -o: standard output, except for objects).
+struct CompileCommandOptions {
+  std::string modulePath;
+  TargetOptions target;
+  std::string name;       ///< symbol prefix; empty: from the module's name
+  std::string outputPath; ///< required without --emit
+  std::string emit;       ///< "", "obj", "asm", "llvm" or "header"
+};
+ExitCode runCompile(const CompileCommandOptions &options, llvm::raw_ostream &out,
+                    llvm::raw_ostream &errs);
+
+/// `motec report model.hlo [--target=T] [--json]`: ops, the memory plan,
+/// constants, and per-target object sizes.
+struct ReportOptions {
+  std::string modulePath;
+  TargetOptions target; ///< empty triples: no per-target sizes
+  bool json = false;
+};
+ExitCode runReport(const ReportOptions &options, llvm::raw_ostream &out, llvm::raw_ostream &errs);
+
+/// `motec run model.hlo --target=T [--input a.npy]... [--output r.npy]...`:
+/// compiles, links with the run driver, runs natively or under QEMU, and
+/// prints the result exactly as `motec eval` does.
+struct RunOptions {
+  std::string modulePath;
+  TargetOptions target;
+  std::vector<std::string> inputPaths;
+  std::vector<std::string> outputPaths;
+  uint64_t seed = kDefaultInputSeed;
+  bool printFull = false;
+  unsigned timeoutSeconds = 600;
+  std::string keepDir; ///< keep the work files here
+};
+ExitCode runRun(const RunOptions &options, llvm::raw_ostream &out, llvm::raw_ostream &errs);
+
+/// `motec targets`: the triples, CPUs, default features and runners, and
+/// whether this machine has the tools to run each.
+ExitCode runTargets(llvm::raw_ostream &out);
+
 } // namespace mote::tools
 
 #endif // MOTE_TOOLS_COMMANDS_H

@@ -232,6 +232,9 @@ TEST_CASE("float math functions at known points") {
   CHECK(at("cbrt", "-8") == -2.0f);
   CHECK(at("logistic", "0") == 0.5f);
   CHECK(at("logistic", "-1000") == 0.0f);
+  // e^-100 = 3.720076e-44 lies between the subnormals 26 and 27 times 2^-149;
+  // nearest is 27 (26.55). 1 / (1 + e^100) would overflow to 0 instead.
+  CHECK(at("logistic", "-100") == 27 * std::ldexp(1.0f, -149));
   CHECK(at("tanh", "0") == 0.0f);
   // Relative tolerance: exp(x) - 1 or log(1 + x) in float would give 0 here.
   CHECK(at("exponential-minus-one", "1e-10") == doctest::Approx(1e-10).scale(0));

@@ -1,0 +1,49 @@
+//===- ElementTypes.h - HLO element types as LLVM types ---------*- C++ -*-===//
+///
+/// \file
+/// Every element type has a storage type (how it sits in memory) and a value
+/// type (how generated code holds it in registers):
+///   pred       storage i8 (0 or 1)   value i1
+///   sN / uN    storage iN            value iN (signedness lives in the HLO type)
+///   f32 / f64  float / double        same
+///   f16 / bf16 storage i16           value i16 (the bits); arithmetic widens to
+///                                    f32 and rounds back after every op, as XLA
+///                                    does, with integer-only conversions so no
+///                                    runtime helper is needed.
+///
+//===----------------------------------------------------------------------===//
+#ifndef MOTE_CODEGEN_ELEMENTTYPES_H
+#define MOTE_CODEGEN_ELEMENTTYPES_H
+
+#include "hlo/PrimitiveType.h"
+
+#include "llvm/IR/IRBuilder.h"
+
+namespace mote::codegen {
+
+/// Whether code generation handles arrays of `type`.
+bool isCodegenElementType(hlo::PrimitiveType type);
+
+llvm::Type *storageType(llvm::LLVMContext &context, hlo::PrimitiveType type);
+llvm::Type *valueType(llvm::LLVMContext &context, hlo::PrimitiveType type);
+/// The type arithmetic on `type` runs in: float for f16/bf16, else valueType.
+llvm::Type *computeType(llvm::LLVMContext &context, hlo::PrimitiveType type);
+
+bool isHalfType(hlo::PrimitiveType type); ///< f16 or bf16
+
+llvm::Value *loadElement(llvm::IRBuilderBase &builder, hlo::PrimitiveType type,
+                         llvm::Value *address);
+void storeElement(llvm::IRBuilderBase &builder, hlo::PrimitiveType type, llvm::Value *value,
+                  llvm::Value *address);
+
+/// A value of `type` widened to its compute type, and back (rounding to
+/// nearest even for f16/bf16).
+llvm::Value *toCompute(llvm::IRBuilderBase &builder, hlo::PrimitiveType type, llvm::Value *value);
+llvm::Value *fromCompute(llvm::IRBuilderBase &builder, hlo::PrimitiveType type, llvm::Value *value);
+
+/// The constant 0 / 1 of `type` as a value.
+llvm::Value *zeroValue(llvm::IRBuilderBase &builder, hlo::PrimitiveType type);
+
+} // namespace mote::codegen
+
+#endif // MOTE_CODEGEN_ELEMENTTYPES_H

@@ -1,0 +1,109 @@
+//===- ElementalEmitter.h - Index -> value generators for HLO ops -*- C++ -*-===//
+///
+/// \file
+/// The elemental emitter computes one element of an instruction's result at a
+/// given index, asking a reader for the operand elements it needs. Reading
+/// operands through a callback is what lets the same code run an op against
+/// buffers (one loop per instruction), against scalars (reducers and other
+/// computations applied per element), and later fused into its consumer.
+///
+/// Ops covered: every elementwise op, and the ops whose element is a function
+/// of operand elements at computed indices: broadcast, reshape, bitcast,
+/// transpose, copy, slice, dynamic-slice, pad, concatenate, reverse, iota,
+/// gather, select, clamp, dot, convolution, reduce and reduce-window with one
+/// result, map. Reductions loop inside the generator, in the order the
+/// reference evaluator uses, so float results match it exactly.
+///
+//===----------------------------------------------------------------------===//
+#ifndef MOTE_CODEGEN_ELEMENTALEMITTER_H
+#define MOTE_CODEGEN_ELEMENTALEMITTER_H
+
+#include "hlo/Computation.h"
+#include "hlo/Instruction.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/IR/IRBuilder.h"
+
+#include <string>
+
+namespace mote::codegen {
+
+using IndexRef = llvm::ArrayRef<llvm::Value *>;
+using ValueList = llvm::SmallVector<llvm::Value *, 2>;
+
+class ElementalEmitter {
+public:
+  /// Returns the element of `operand`'s (array) value at `index` (one value
+  /// per dimension, of the index type), as a value type (ElementTypes.h).
+  using OperandReader =
+      llvm::function_ref<llvm::Value *(const hlo::Instruction &operand, IndexRef index)>;
+
+  ElementalEmitter(llvm::IRBuilderBase &builder, llvm::Type *indexType, OperandReader read)
+      : builder_(builder), indexType_(indexType), read_(read) {}
+
+  /// The element of `instruction`'s result at `index`. Call only when
+  /// isElemental(instruction).
+  llvm::Value *emit(const hlo::Instruction &instruction, IndexRef index);
+
+  /// Runs `computation` (all scalar values) on `arguments`, one value per
+  /// parameter leaf; returns the root's leaves. Used for reducers, map, sort
+  /// comparators and scatter combiners.
+  ValueList emitScalarComputation(const hlo::Computation &computation,
+                                  llvm::ArrayRef<llvm::Value *> arguments);
+
+  llvm::IRBuilderBase &builder() { return builder_; }
+  llvm::Type *indexType() const { return indexType_; }
+  llvm::Value *indexConstant(int64_t value) const {
+    return llvm::ConstantInt::get(indexType_, value);
+  }
+
+private:
+  llvm::Value *emitUnary(const hlo::Instruction &instruction, IndexRef index);
+  llvm::Value *emitBinary(const hlo::Instruction &instruction, IndexRef index);
+  llvm::Value *emitCompare(const hlo::Instruction &instruction, IndexRef index);
+  llvm::Value *emitConvert(const hlo::Instruction &instruction, IndexRef index);
+  llvm::Value *emitBitcastConvert(const hlo::Instruction &instruction, IndexRef index);
+  llvm::Value *emitSelectOrClamp(const hlo::Instruction &instruction, IndexRef index);
+  llvm::Value *emitDataMovement(const hlo::Instruction &instruction, IndexRef index);
+  llvm::Value *emitPad(const hlo::Instruction &instruction, IndexRef index);
+  llvm::Value *emitConcatenate(const hlo::Instruction &instruction, IndexRef index);
+  llvm::Value *emitDynamicSlice(const hlo::Instruction &instruction, IndexRef index);
+  llvm::Value *emitIota(const hlo::Instruction &instruction, IndexRef index);
+  llvm::Value *emitGather(const hlo::Instruction &instruction, IndexRef index);
+  llvm::Value *emitDot(const hlo::Instruction &instruction, IndexRef index);
+  llvm::Value *emitReduce(const hlo::Instruction &instruction, IndexRef index);
+  llvm::Value *emitReduceWindow(const hlo::Instruction &instruction, IndexRef index);
+  llvm::Value *emitConvolution(const hlo::Instruction &instruction, IndexRef index);
+  llvm::Value *emitMap(const hlo::Instruction &instruction, IndexRef index);
+
+  /// Operand `i` of `instruction` at `index`.
+  llvm::Value *operandAt(const hlo::Instruction &instruction, size_t i, IndexRef index) {
+    return read_(*instruction.operand(i), index);
+  }
+  /// A scalar index operand (s32/u32/s64...) clamped into [0, limit] as
+  /// dynamic-slice and friends define.
+  llvm::Value *clampedStart(const hlo::Instruction &indexOperand, llvm::Value *limit);
+
+  llvm::IRBuilderBase &builder_;
+  llvm::Type *indexType_;
+  OperandReader read_;
+};
+
+/// Whether ElementalEmitter::emit handles `instruction`; if not, `why` says
+/// what is missing.
+bool isElemental(const hlo::Instruction &instruction, std::string *why = nullptr);
+
+/// Scalar arithmetic shared by the generators: `opcode` applied to values of
+/// HLO element type `type` (value types; f16/bf16 round after the op).
+llvm::Value *emitUnaryOp(llvm::IRBuilderBase &builder, hlo::Opcode opcode, hlo::PrimitiveType type,
+                         llvm::Value *operand);
+llvm::Value *emitBinaryOp(llvm::IRBuilderBase &builder, hlo::Opcode opcode, hlo::PrimitiveType type,
+                          llvm::Value *lhs, llvm::Value *rhs);
+llvm::Value *emitConvertOp(llvm::IRBuilderBase &builder, hlo::PrimitiveType from,
+                           hlo::PrimitiveType to, llvm::Value *value);
+
+} // namespace mote::codegen
+
+#endif // MOTE_CODEGEN_ELEMENTALEMITTER_H

@@ -1,0 +1,486 @@
+//===- FunctionEmitter.h - Emits the code of one model ----------*- C++ -*-===//
+///
+/// \file
+/// Internal to code generation: the state and helpers shared by the emitters
+/// of ops that are not elemental (while, conditional, dynamic-update-slice,
+/// sort, scatter...). Each op family's emitter is a member defined in its own
+/// file; emitNonElemental (NonElementalOps.cpp) dispatches to them.
+///
+//===----------------------------------------------------------------------===//
+#ifndef MOTE_CODEGEN_FUNCTIONEMITTER_H
+#define MOTE_CODEGEN_FUNCTIONEMITTER_H
+
+#include "codegen/ElementTypes.h"
+#include "codegen/ElementalEmitter.h"
+#include "codegen/LoopNest.h"
+#include "passes/BufferAssignment.h"
+#include "passes/Schedule.h"
+
+#include "hlo/Module.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Module.h"
+
+#include <string>
+
+namespace mote::codegen {
+
+using hlo::Opcode;
+using passes::BufferSlice;
+
+/// Ops that only pass their operand's leaves through: buffer assignment
+/// gives them their operand's memory, so they usually cost nothing.
+inline bool isPassThrough(Opcode opcode) {
+  switch (opcode) {
+  case Opcode::Tuple:
+  case Opcode::GetTupleElement:
+  case Opcode::OptimizationBarrier:
+  case Opcode::AddDependency:
+    return true;
+  default:
+    return false;
+  }
+}
+
+/// Array leaves of `shape` (1 for an array).
+size_t leafCount(const hlo::Shape &shape);
+
+/// Whether emitNonElemental handles `instruction`; if not, `why` says so.
+bool isNonElementalSupported(const hlo::Instruction &instruction, std::string *why);
+
+class FunctionEmitter {
+public:
+  FunctionEmitter(const passes::Schedule &schedule, const passes::BufferAssignment &assignment,
+                  llvm::Module &module, llvm::Function *function)
+      : schedule_(schedule), assignment_(assignment), module_(module), function_(function),
+        builder_(module.getContext()),
+        indexType_(module.getDataLayout().getIntPtrType(module.getContext())) {}
+
+  void emit(const hlo::Computation &entry) {
+    llvm::LLVMContext &context = module_.getContext();
+    llvm::BasicBlock *block = llvm::BasicBlock::Create(context, "entry", function_);
+    builder_.SetInsertPoint(block);
+    llvm::Value *call = function_->getArg(0);
+    llvm::Type *ptr = builder_.getPtrTy();
+    llvm::StructType *callType = llvm::StructType::get(context, {ptr, ptr, ptr, ptr});
+    args_ = builder_.CreateLoad(ptr, builder_.CreateStructGEP(callType, call, 0), "args");
+    results_ = builder_.CreateLoad(ptr, builder_.CreateStructGEP(callType, call, 1), "results");
+    scratch_ = builder_.CreateLoad(ptr, builder_.CreateStructGEP(callType, call, 2), "scratch");
+
+    emitComputation(entry);
+    // The root's leaves end in the caller's result buffers.
+    const hlo::Instruction *root = entry.root();
+    for (size_t leaf = 0, n = leafCount(root->shape()); leaf < n; ++leaf) {
+      BufferSlice result;
+      result.kind = BufferSlice::Kind::Result;
+      result.index = static_cast<uint32_t>(leaf);
+      result.size = assignment_.slice(root, leaf).size;
+      copySlice(result, assignment_.slice(root, leaf));
+    }
+    builder_.CreateRet(builder_.getInt32(0));
+  }
+
+  void emitComputation(const hlo::Computation &computation) {
+    for (const hlo::Instruction *instruction : schedule_.order(&computation))
+      emitInstruction(*instruction);
+  }
+
+  void emitInstruction(const hlo::Instruction &instruction) {
+    switch (instruction.opcode()) {
+    case Opcode::Parameter:
+    case Opcode::Constant:
+    case Opcode::AfterAll:
+      return;
+    case Opcode::While:
+      return emitWhile(instruction);
+    case Opcode::Conditional:
+      return emitConditional(instruction);
+    case Opcode::DynamicUpdateSlice:
+      return emitDynamicUpdateSlice(instruction);
+    default:
+      break;
+    }
+    if (emitNonElemental(instruction))
+      return;
+    if (isPassThrough(instruction.opcode())) {
+      // Leaves that did not get the operand's memory are copied.
+      llvm::SmallVector<const hlo::Instruction *, 4> sources;
+      llvm::SmallVector<uint32_t, 4> sourceLeaves;
+      passThroughSources(instruction, sources, sourceLeaves);
+      for (size_t leaf = 0; leaf < sources.size(); ++leaf)
+        copySlice(assignment_.slice(&instruction, leaf),
+                  assignment_.slice(sources[leaf], sourceLeaves[leaf]));
+      return;
+    }
+    const hlo::Instruction *operand = instruction.operandCount() ? instruction.operand(0) : nullptr;
+    if ((instruction.opcode() == Opcode::Bitcast || instruction.opcode() == Opcode::Reshape ||
+         instruction.opcode() == Opcode::Copy) &&
+        assignment_.slice(&instruction) == assignment_.slice(operand))
+      return; // same bytes, same memory
+    emitElementalLoop(instruction);
+  }
+
+  /// For tuple-like ops: where each result leaf comes from.
+  void passThroughSources(const hlo::Instruction &instruction,
+                          llvm::SmallVectorImpl<const hlo::Instruction *> &sources,
+                          llvm::SmallVectorImpl<uint32_t> &leaves) {
+    switch (instruction.opcode()) {
+    case Opcode::Tuple:
+    case Opcode::OptimizationBarrier:
+      for (const hlo::Instruction *operand : instruction.operands())
+        for (size_t leaf = 0, n = leafCount(operand->shape()); leaf < n; ++leaf) {
+          sources.push_back(operand);
+          leaves.push_back(static_cast<uint32_t>(leaf));
+        }
+      if (instruction.opcode() == Opcode::OptimizationBarrier) {
+        // opt-barrier takes one (tuple) operand and returns it.
+        sources.clear();
+        leaves.clear();
+        const hlo::Instruction *operand = instruction.operand(0);
+        for (size_t leaf = 0, n = leafCount(operand->shape()); leaf < n; ++leaf) {
+          sources.push_back(operand);
+          leaves.push_back(static_cast<uint32_t>(leaf));
+        }
+      }
+      return;
+    case Opcode::AddDependency:
+      for (size_t leaf = 0, n = leafCount(instruction.shape()); leaf < n; ++leaf) {
+        sources.push_back(instruction.operand(0));
+        leaves.push_back(static_cast<uint32_t>(leaf));
+      }
+      return;
+    case Opcode::GetTupleElement: {
+      const hlo::Shape &tuple = instruction.operand(0)->shape();
+      uint32_t first = 0;
+      for (int64_t i = 0; i < instruction.attributes().tupleIndex; ++i)
+        first += static_cast<uint32_t>(leafCount(tuple.tupleElement(i)));
+      for (size_t leaf = 0, n = leafCount(instruction.shape()); leaf < n; ++leaf) {
+        sources.push_back(instruction.operand(0));
+        leaves.push_back(first + static_cast<uint32_t>(leaf));
+      }
+      return;
+    }
+    default:
+      return;
+    }
+  }
+
+  //===--- Memory ---------------------------------------------------------===//
+
+  llvm::Value *pointerFromTable(llvm::Value *table, uint32_t index) {
+    llvm::Type *ptr = builder_.getPtrTy();
+    llvm::Value *slot = builder_.CreateConstInBoundsGEP1_32(ptr, table, index);
+    llvm::LoadInst *load = builder_.CreateLoad(ptr, slot);
+    load->setMetadata(llvm::LLVMContext::MD_invariant_load,
+                      llvm::MDNode::get(module_.getContext(), {}));
+    return load;
+  }
+
+  llvm::Value *address(const BufferSlice &slice) {
+    switch (slice.kind) {
+    case BufferSlice::Kind::Arena:
+      return builder_.CreateConstInBoundsGEP1_64(builder_.getInt8Ty(), scratch_, slice.offset);
+    case BufferSlice::Kind::Parameter:
+      return pointerFromTable(args_, slice.index);
+    case BufferSlice::Kind::Result:
+      return pointerFromTable(results_, slice.index);
+    case BufferSlice::Kind::Constant:
+      return constantGlobal(*slice.constant);
+    case BufferSlice::Kind::Empty:
+      break;
+    }
+    return llvm::ConstantPointerNull::get(builder_.getPtrTy());
+  }
+
+  llvm::GlobalVariable *constantGlobal(const hlo::Instruction &constant) {
+    auto [it, inserted] = constants_.try_emplace(&constant, nullptr);
+    if (!inserted)
+      return it->second;
+    llvm::ArrayRef<uint8_t> bytes = constant.attributes().literal->bytes();
+    llvm::Constant *data = llvm::ConstantDataArray::get(
+        module_.getContext(), llvm::ArrayRef<uint8_t>(bytes.data(), bytes.size()));
+    auto *global = new llvm::GlobalVariable(module_, data->getType(), /*isConstant=*/true,
+                                            llvm::GlobalValue::PrivateLinkage, data,
+                                            "constant." + constant.name());
+    global->setUnnamedAddr(llvm::GlobalValue::UnnamedAddr::Global);
+    global->setAlignment(llvm::Align(16));
+    it->second = global;
+    return global;
+  }
+
+  void copySlice(const BufferSlice &to, const BufferSlice &from) {
+    if (to == from || to.kind == BufferSlice::Kind::Empty || from.size == 0)
+      return;
+    builder_.CreateMemCpy(address(to), llvm::MaybeAlign(1), address(from), llvm::MaybeAlign(1),
+                          from.size);
+  }
+
+  llvm::Value *elementAddress(const hlo::Instruction &instruction, llvm::Value *base,
+                              IndexRef index) {
+    llvm::Value *linear = emitLinearIndex(builder_, indexType_, instruction.shape().dims(), index);
+    return builder_.CreateInBoundsGEP(
+        storageType(module_.getContext(), instruction.shape().elementType()), base, linear);
+  }
+
+  llvm::Value *readElement(const hlo::Instruction &operand, IndexRef index) {
+    llvm::Value *base = address(assignment_.slice(&operand));
+    return loadElement(builder_, operand.shape().elementType(),
+                       elementAddress(operand, base, index));
+  }
+
+  //===--- Ops ------------------------------------------------------------===//
+
+  /// Runs `body` inside a function of its own and calls it from here. One
+  /// small function per op keeps LLVM's loop passes fast on big models (one
+  /// huge function makes scalar evolution and LSR super-linear) and gives
+  /// each op's loops a clean slate.
+  template <typename Body> void emitOutlined(const hlo::Instruction &instruction, Body body) {
+    llvm::LLVMContext &context = module_.getContext();
+    llvm::Type *ptr = builder_.getPtrTy();
+    llvm::FunctionType *type =
+        llvm::FunctionType::get(builder_.getVoidTy(), {ptr, ptr, ptr}, false);
+    llvm::Function *outlined =
+        llvm::Function::Create(type, llvm::GlobalValue::InternalLinkage,
+                               function_->getName() + "." + instruction.name(), module_);
+    outlined->addFnAttr(llvm::Attribute::NoInline);
+    outlined->addFnAttr(llvm::Attribute::NoUnwind);
+    outlined->addFnAttr(llvm::Attribute::NoFree);
+    outlined->addFnAttr(llvm::Attribute::NoSync);
+    for (unsigned i = 0; i < 3; ++i)
+      outlined->addParamAttr(i, llvm::Attribute::NoCapture);
+
+    llvm::IRBuilderBase::InsertPoint caller = builder_.saveIP();
+    llvm::Function *callerFunction = function_;
+    llvm::Value *callerArgs = args_, *callerResults = results_, *callerScratch = scratch_;
+    function_ = outlined;
+    args_ = outlined->getArg(0);
+    results_ = outlined->getArg(1);
+    scratch_ = outlined->getArg(2);
+    builder_.SetInsertPoint(llvm::BasicBlock::Create(context, "entry", outlined));
+    body();
+    builder_.CreateRetVoid();
+
+    function_ = callerFunction;
+    args_ = callerArgs;
+    results_ = callerResults;
+    scratch_ = callerScratch;
+    builder_.restoreIP(caller);
+    builder_.CreateCall(outlined, {args_, results_, scratch_});
+  }
+
+  void emitElementalLoop(const hlo::Instruction &instruction) {
+    const BufferSlice &out = assignment_.slice(&instruction);
+    if (out.kind == BufferSlice::Kind::Empty)
+      return;
+    emitOutlined(instruction, [&] { emitElementalLoopBody(instruction, out); });
+  }
+
+  void emitElementalLoopBody(const hlo::Instruction &instruction, const BufferSlice &out) {
+    auto reader = [this](const hlo::Instruction &operand, IndexRef index) {
+      return readElement(operand, index);
+    };
+    ElementalEmitter elemental(builder_, indexType_, reader);
+    llvm::Value *base = address(out);
+    emitLoopNest(builder_, indexType_, instruction.shape().dims(), [&](IndexRef index) {
+      llvm::Value *value = elemental.emit(instruction, index);
+      storeElement(builder_, instruction.shape().elementType(), value,
+                   elementAddress(instruction, base, index));
+    });
+  }
+
+  void emitDynamicUpdateSlice(const hlo::Instruction &instruction) {
+    const BufferSlice &out = assignment_.slice(&instruction);
+    if (out.kind == BufferSlice::Kind::Empty)
+      return;
+    copySlice(out, assignment_.slice(instruction.operand(0)));
+    emitOutlined(instruction, [&] { emitDynamicUpdateSliceBody(instruction, out); });
+  }
+
+  void emitDynamicUpdateSliceBody(const hlo::Instruction &instruction, const BufferSlice &out) {
+    const hlo::Instruction &update = *instruction.operand(1);
+    // Start indices clamp so the whole update fits (XLA's rule).
+    llvm::SmallVector<llvm::Value *, 4> starts;
+    for (int64_t d = 0; d < instruction.shape().rank(); ++d) {
+      const hlo::Instruction &startOperand = *instruction.operand(2 + d);
+      llvm::Value *start = readElement(startOperand, {});
+      llvm::Value *wide = builder_.CreateIntCast(
+          start, builder_.getInt64Ty(), hlo::isSignedInteger(startOperand.shape().elementType()));
+      llvm::Value *limit = builder_.getInt64(instruction.shape().dim(d) - update.shape().dim(d));
+      wide = builder_.CreateSelect(builder_.CreateICmpSLT(wide, builder_.getInt64(0)),
+                                   builder_.getInt64(0), wide);
+      wide = builder_.CreateSelect(builder_.CreateICmpSGT(wide, limit), limit, wide);
+      starts.push_back(builder_.CreateTrunc(wide, indexType_));
+    }
+    llvm::Value *base = address(out);
+    emitLoopNest(builder_, indexType_, update.shape().dims(), [&](IndexRef index) {
+      llvm::SmallVector<llvm::Value *, 4> target;
+      for (size_t d = 0; d < index.size(); ++d)
+        target.push_back(builder_.CreateNUWAdd(starts[d], index[d]));
+      storeElement(builder_, instruction.shape().elementType(), readElement(update, index),
+                   elementAddress(instruction, base, target));
+    });
+  }
+
+  /// Copies `sources[i]` into `targets[i]` in an order that never overwrites
+  /// a buffer a later copy still reads; copies in a cycle (a loop state that
+  /// swaps two leaves) go through a stack temporary.
+  void copyLeaves(llvm::ArrayRef<BufferSlice> targets, llvm::ArrayRef<BufferSlice> sources) {
+    const size_t n = targets.size();
+    llvm::SmallVector<bool, 8> done(n, false);
+    auto overlaps = [](const BufferSlice &a, const BufferSlice &b) {
+      if (a.kind != b.kind || a.size == 0 || b.size == 0)
+        return false;
+      if (a.kind == BufferSlice::Kind::Arena)
+        return a.offset < b.offset + b.size && b.offset < a.offset + a.size;
+      return a.index == b.index && a.constant == b.constant;
+    };
+    for (size_t round = 0; round < n; ++round)
+      for (size_t i = 0; i < n; ++i) {
+        if (done[i])
+          continue;
+        bool readLater = false;
+        for (size_t j = 0; j < n; ++j)
+          if (j != i && !done[j] && targets[j] != sources[j] && overlaps(targets[i], sources[j]))
+            readLater = true;
+        if (readLater)
+          continue;
+        copySlice(targets[i], sources[i]);
+        done[i] = true;
+      }
+    llvm::SmallVector<std::pair<size_t, llvm::Value *>, 4> staged;
+    for (size_t i = 0; i < n; ++i) {
+      if (done[i] || sources[i].size == 0)
+        continue;
+      llvm::IRBuilder<> entry(&function_->getEntryBlock(), function_->getEntryBlock().begin());
+      llvm::AllocaInst *temporary =
+          entry.CreateAlloca(builder_.getInt8Ty(), builder_.getInt64(sources[i].size));
+      temporary->setAlignment(llvm::Align(16));
+      builder_.CreateMemCpy(temporary, llvm::MaybeAlign(16), address(sources[i]),
+                            llvm::MaybeAlign(1), sources[i].size);
+      staged.push_back({i, temporary});
+    }
+    for (auto &[i, temporary] : staged)
+      builder_.CreateMemCpy(address(targets[i]), llvm::MaybeAlign(1), temporary,
+                            llvm::MaybeAlign(16), sources[i].size);
+  }
+
+  /// Makes the parameter of `callee` hold `argument`'s value. Buffer
+  /// assignment normally gives the parameter the argument's own memory, and
+  /// then this copies nothing.
+  void bindParameter(const hlo::Computation &callee, const hlo::Instruction &argument) {
+    if (callee.parameterCount() != 1 || !callee.parameter(0))
+      return;
+    const hlo::Instruction *parameter = callee.parameter(0);
+    for (size_t leaf = 0, n = leafCount(parameter->shape()); leaf < n; ++leaf)
+      if (assignment_.hasSlice(parameter, leaf) && assignment_.hasSlice(&argument, leaf))
+        copySlice(assignment_.slice(parameter, leaf), assignment_.slice(&argument, leaf));
+  }
+
+  void emitWhile(const hlo::Instruction &instruction) {
+    const hlo::Computation &condition = *instruction.calledComputation(0);
+    const hlo::Computation &body = *instruction.calledComputation(1);
+    const size_t n = leafCount(instruction.shape());
+    llvm::SmallVector<BufferSlice, 8> state, init, next;
+    for (size_t leaf = 0; leaf < n; ++leaf) {
+      state.push_back(assignment_.slice(&instruction, leaf));
+      init.push_back(assignment_.slice(instruction.operand(0), leaf));
+      next.push_back(assignment_.slice(body.root(), leaf));
+    }
+    copyLeaves(state, init);
+
+    llvm::LLVMContext &context = module_.getContext();
+    llvm::BasicBlock *header = llvm::BasicBlock::Create(context, "while.cond", function_);
+    llvm::BasicBlock *bodyBlock = llvm::BasicBlock::Create(context, "while.body", function_);
+    llvm::BasicBlock *exit = llvm::BasicBlock::Create(context, "while.exit", function_);
+    builder_.CreateBr(header);
+    builder_.SetInsertPoint(header);
+    bindParameter(condition, instruction);
+    emitComputation(condition);
+    llvm::Value *keepGoing = readElement(*condition.root(), {});
+    builder_.CreateCondBr(keepGoing, bodyBlock, exit);
+    builder_.SetInsertPoint(bodyBlock);
+    bindParameter(body, instruction);
+    emitComputation(body);
+    copyLeaves(state, next);
+    builder_.CreateBr(header);
+    builder_.SetInsertPoint(exit);
+  }
+
+  void emitConditional(const hlo::Instruction &instruction) {
+    const hlo::Instruction &selector = *instruction.operand(0);
+    llvm::Value *value = readElement(selector, {});
+    const size_t branches = instruction.calledComputations().size();
+    llvm::Value *branchIndex;
+    if (selector.shape().elementType() == hlo::PrimitiveType::Pred) {
+      // true runs branch 0, false branch 1.
+      branchIndex = builder_.CreateSelect(value, builder_.getInt32(0), builder_.getInt32(1));
+    } else {
+      // An index out of range runs the last branch.
+      llvm::Value *wide = builder_.CreateSExt(value, builder_.getInt64Ty());
+      llvm::Value *outOfRange =
+          builder_.CreateOr(builder_.CreateICmpSLT(wide, builder_.getInt64(0)),
+                            builder_.CreateICmpSGE(wide, builder_.getInt64(branches)));
+      branchIndex = builder_.CreateSelect(outOfRange, builder_.getInt32(branches - 1),
+                                          builder_.CreateTrunc(wide, builder_.getInt32Ty()));
+    }
+    llvm::LLVMContext &context = module_.getContext();
+    llvm::BasicBlock *merge = llvm::BasicBlock::Create(context, "cond.merge", function_);
+    llvm::SwitchInst *dispatch = builder_.CreateSwitch(branchIndex, merge, branches);
+    const size_t n = leafCount(instruction.shape());
+    for (size_t b = 0; b < branches; ++b) {
+      const hlo::Computation &branch = *instruction.calledComputation(b);
+      llvm::BasicBlock *block = llvm::BasicBlock::Create(context, "cond.branch", function_);
+      dispatch->addCase(builder_.getInt32(b), block);
+      builder_.SetInsertPoint(block);
+      bindParameter(branch, *instruction.operand(b + 1));
+      emitComputation(branch);
+      llvm::SmallVector<BufferSlice, 8> targets, sources;
+      for (size_t leaf = 0; leaf < n; ++leaf) {
+        targets.push_back(assignment_.slice(&instruction, leaf));
+        sources.push_back(assignment_.slice(branch.root(), leaf));
+      }
+      copyLeaves(targets, sources);
+      builder_.CreateBr(merge);
+    }
+    builder_.SetInsertPoint(merge);
+  }
+
+  /// Emits an op of the families in NonElementalOps.cpp; false if none
+  /// handles it.
+  bool emitNonElemental(const hlo::Instruction &instruction);
+
+  // Op families emitted as whole loops (one file each).
+  void emitSort(const hlo::Instruction &instruction);
+  void emitScatter(const hlo::Instruction &instruction);
+  void emitMultiOutputReduce(const hlo::Instruction &instruction);
+  void emitMultiOutputReduceWindow(const hlo::Instruction &instruction);
+  void emitSelectAndScatter(const hlo::Instruction &instruction);
+  void emitRngBitGenerator(const hlo::Instruction &instruction);
+  void emitTopK(const hlo::Instruction &instruction);
+
+  // Helpers for them (NonElementalOps.cpp).
+  /// Address of element `linear` (row-major) of an array of `type` at `base`.
+  llvm::Value *elementAt(hlo::PrimitiveType type, llvm::Value *base, llvm::Value *linear);
+  /// A stack slot in the current function's entry block.
+  llvm::AllocaInst *createLocal(llvm::Type *type, const llvm::Twine &name);
+  /// `while (condition()) body();` at the builder's position.
+  void emitWhileLoop(llvm::function_ref<llvm::Value *()> condition, llvm::function_ref<void()> body,
+                     const llvm::Twine &name);
+  /// `if (condition) then();` at the builder's position.
+  void emitIf(llvm::Value *condition, llvm::function_ref<void()> then, const llvm::Twine &name);
+
+private:
+  const passes::Schedule &schedule_;
+  const passes::BufferAssignment &assignment_;
+  llvm::Module &module_;
+  llvm::Function *function_;
+  llvm::IRBuilder<> builder_;
+  llvm::Type *indexType_;
+  llvm::Value *args_ = nullptr, *results_ = nullptr, *scratch_ = nullptr;
+  llvm::DenseMap<const hlo::Instruction *, llvm::GlobalVariable *> constants_;
+};
+
+} // namespace mote::codegen
+
+#endif // MOTE_CODEGEN_FUNCTIONEMITTER_H

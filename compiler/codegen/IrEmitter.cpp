@@ -1,0 +1,111 @@
+//===- IrEmitter.cpp - A scheduled, buffer-assigned module to LLVM IR -----===//
+
+#include "codegen/IrEmitter.h"
+
+#include "codegen/FunctionEmitter.h"
+
+#include "codegen/ElementTypes.h"
+#include "codegen/ElementalEmitter.h"
+#include "codegen/LoopNest.h"
+
+#include "hlo/Diagnostics.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/MDBuilder.h"
+
+namespace mote::codegen {
+
+size_t leafCount(const hlo::Shape &shape) {
+  llvm::SmallVector<const hlo::Shape *, 4> leaves;
+  shape.collectLeaves(leaves);
+  return leaves.size();
+}
+
+using hlo::Opcode;
+using passes::BufferSlice;
+
+namespace {
+
+llvm::Error checkInstruction(const hlo::Instruction &instruction) {
+  switch (instruction.opcode()) {
+  case Opcode::Parameter:
+  case Opcode::Constant:
+  case Opcode::Tuple:
+  case Opcode::GetTupleElement:
+  case Opcode::While:
+  case Opcode::Conditional:
+  case Opcode::OptimizationBarrier:
+  case Opcode::AddDependency:
+  case Opcode::AfterAll:
+    break;
+  case Opcode::DynamicUpdateSlice:
+    if (!isCodegenElementType(instruction.shape().elementType()))
+      return hlo::errorAt(instruction, "code generation does not support values of type " +
+                                           instruction.shape().toString(false));
+    break;
+  default: {
+    // Ops of the non-elemental families explain themselves best; the rest
+    // get the elemental emitter's reason.
+    std::string nonElementalWhy, why;
+    if (isNonElementalSupported(instruction, &nonElementalWhy) || isElemental(instruction, &why))
+      break;
+    switch (instruction.opcode()) {
+    case Opcode::Sort:
+    case Opcode::Scatter:
+    case Opcode::SelectAndScatter:
+    case Opcode::RngBitGenerator:
+    case Opcode::TopK:
+    case Opcode::CustomCall:
+      return hlo::errorAt(instruction, nonElementalWhy);
+    case Opcode::Reduce:
+    case Opcode::ReduceWindow:
+      return hlo::errorAt(instruction, instruction.shape().isTuple() ? nonElementalWhy : why);
+    default:
+      return hlo::errorAt(instruction, why);
+    }
+  }
+  }
+  // Array leaves the code must hold need a type code generation knows.
+  llvm::SmallVector<const hlo::Shape *, 4> leaves;
+  instruction.shape().collectLeaves(leaves);
+  for (const hlo::Shape *leaf : leaves)
+    if (leaf->isArray() && !isCodegenElementType(leaf->elementType()))
+      return hlo::errorAt(instruction, "code generation does not support values of type " +
+                                           leaf->toString(false));
+  return llvm::Error::success();
+}
+
+} // namespace
+
+llvm::Error checkCodegenSupport(const hlo::Module &module, const passes::Schedule &schedule) {
+  for (const auto &computation : module.computations()) {
+    if (!schedule.has(computation.get()))
+      continue;
+    for (const hlo::Instruction *instruction : schedule.order(computation.get()))
+      if (llvm::Error error = checkInstruction(*instruction))
+        return error;
+  }
+  return llvm::Error::success();
+}
+
+llvm::Error emitEntryFunction(const hlo::Module &hloModule, const passes::Schedule &schedule,
+                              const passes::BufferAssignment &assignment, llvm::StringRef prefix,
+                              llvm::Module &module) {
+  if (llvm::Error error = checkCodegenSupport(hloModule, schedule))
+    return error;
+  llvm::LLVMContext &context = module.getContext();
+  llvm::FunctionType *type = llvm::FunctionType::get(
+      llvm::Type::getInt32Ty(context), {llvm::PointerType::getUnqual(context)}, false);
+  llvm::Function *function =
+      llvm::Function::Create(type, llvm::GlobalValue::ExternalLinkage, prefix + "_entry", module);
+  function->addParamAttr(0, llvm::Attribute::NoAlias);
+  function->addParamAttr(0, llvm::Attribute::ReadOnly);
+  function->addFnAttr(llvm::Attribute::NoUnwind);
+  function->addFnAttr(llvm::Attribute::NoFree);
+  function->addFnAttr(llvm::Attribute::NoSync);
+  FunctionEmitter(schedule, assignment, module, function).emit(*hloModule.entry());
+  return llvm::Error::success();
+}
+
+} // namespace mote::codegen

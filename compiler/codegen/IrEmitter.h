@@ -1,0 +1,37 @@
+//===- IrEmitter.h - A scheduled, buffer-assigned module to LLVM IR -*- C++ -*-===//
+///
+/// \file
+/// Emits the entry function `int32_t <name>_entry(const mote_call *)` of a
+/// model: instructions run in schedule order, each reading and writing the
+/// memory buffer assignment gave it. Elemental ops become one loop nest over
+/// their result; dynamic-update-slice writes in place; while and conditional
+/// become LLVM control flow over their computations' buffers.
+///
+//===----------------------------------------------------------------------===//
+#ifndef MOTE_CODEGEN_IREMITTER_H
+#define MOTE_CODEGEN_IREMITTER_H
+
+#include "passes/BufferAssignment.h"
+#include "passes/Schedule.h"
+
+#include "hlo/Module.h"
+
+#include "llvm/IR/Module.h"
+#include "llvm/Support/Error.h"
+
+#include <string>
+
+namespace mote::codegen {
+
+/// Checks that every instruction the module runs can be compiled; the error
+/// names the first one that cannot, at its source location.
+llvm::Error checkCodegenSupport(const hlo::Module &module, const passes::Schedule &schedule);
+
+/// Adds `<prefix>_entry` to `module` (whose data layout and triple are set).
+llvm::Error emitEntryFunction(const hlo::Module &hloModule, const passes::Schedule &schedule,
+                              const passes::BufferAssignment &assignment, llvm::StringRef prefix,
+                              llvm::Module &module);
+
+} // namespace mote::codegen
+
+#endif // MOTE_CODEGEN_IREMITTER_H

@@ -1,0 +1,36 @@
+//===- LoopNest.h - Counted loops over index spaces -------------*- C++ -*-===//
+#ifndef MOTE_CODEGEN_LOOPNEST_H
+#define MOTE_CODEGEN_LOOPNEST_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/IR/IRBuilder.h"
+
+namespace mote::codegen {
+
+/// Emits `for (i = 0; i < count; ++i) body(i)` at the builder's position and
+/// leaves the builder after the loop. `count` may be a run-time value.
+void emitCountedLoop(llvm::IRBuilderBase &builder, llvm::Value *count,
+                     llvm::function_ref<void(llvm::Value *index)> body,
+                     const llvm::Twine &name = "i");
+
+/// Nested loops over `dims` (outermost first), calling body with one index
+/// value per dimension (row-major: the last dimension varies fastest). A
+/// rank-0 space runs body once with no indices; a zero-size space never.
+void emitLoopNest(llvm::IRBuilderBase &builder, llvm::Type *indexType, llvm::ArrayRef<int64_t> dims,
+                  llvm::function_ref<void(llvm::ArrayRef<llvm::Value *> index)> body,
+                  const llvm::Twine &name = "d");
+
+/// The row-major linear offset of `index` in an array of `dims`.
+llvm::Value *emitLinearIndex(llvm::IRBuilderBase &builder, llvm::Type *indexType,
+                             llvm::ArrayRef<int64_t> dims, llvm::ArrayRef<llvm::Value *> index);
+
+/// The multi-dimensional index of `linear` in an array of `dims` (row-major).
+llvm::SmallVector<llvm::Value *, 4> emitDelinearize(llvm::IRBuilderBase &builder,
+                                                    llvm::Type *indexType,
+                                                    llvm::ArrayRef<int64_t> dims,
+                                                    llvm::Value *linear);
+
+} // namespace mote::codegen
+
+#endif // MOTE_CODEGEN_LOOPNEST_H

@@ -1,0 +1,47 @@
+//===- ModelSignature.h - What a compiled model takes and returns -*- C++ -*-===//
+///
+/// \file
+/// The caller-visible interface of a compiled model: its arguments and results
+/// as flat arrays (tuple leaves flattened), and its scratch needs. Code
+/// generation emits it as the model descriptor (mote_model_desc in
+/// include/mote/abi.h); the header writer turns it into typed accessors.
+///
+//===----------------------------------------------------------------------===//
+#ifndef MOTE_CODEGEN_MODELSIGNATURE_H
+#define MOTE_CODEGEN_MODELSIGNATURE_H
+
+#include "hlo/PrimitiveType.h"
+
+#include "llvm/ADT/SmallVector.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace mote::codegen {
+
+struct TensorSignature {
+  std::string name; ///< a C identifier, unique within args or results
+  hlo::PrimitiveType elementType;
+  llvm::SmallVector<int64_t, 4> dims;
+  llvm::SmallVector<int64_t, 4> minorToMajor; ///< the compiled layout
+  uint64_t byteSize = 0;
+};
+
+struct ModelSignature {
+  std::string name; ///< the symbol prefix: <name>_entry, <name>_model
+  std::string triple;
+  std::string cpu;
+  std::string features;
+  std::vector<TensorSignature> args;
+  std::vector<TensorSignature> results;
+  uint64_t scratchSize = 0;
+  uint32_t scratchAlignment = 16;
+};
+
+/// ABI element-type code (mote_element_type) of `type`, 0 if it has none.
+uint8_t abiElementType(hlo::PrimitiveType type);
+
+} // namespace mote::codegen
+
+#endif // MOTE_CODEGEN_MODELSIGNATURE_H

@@ -1,0 +1,59 @@
+//===- CompileModel.h - HLO module to native code, end to end ---*- C++ -*-===//
+///
+/// \file
+/// The whole of `motec compile` below the command line: the pass pipeline,
+/// the schedule, buffer assignment, code generation into an LLVM module for
+/// one target, LLVM's optimisation, and emission.
+///
+//===----------------------------------------------------------------------===//
+#ifndef MOTE_OUTPUT_COMPILEMODEL_H
+#define MOTE_OUTPUT_COMPILEMODEL_H
+
+#include "codegen/ModelSignature.h"
+#include "hlo/Module.h"
+#include "output/ObjectEmitter.h"
+#include "target/Target.h"
+
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Target/TargetMachine.h"
+
+#include <memory>
+#include <string>
+
+namespace mote::output {
+
+struct CompileOptions {
+  target::TargetSpec target;
+  /// Symbol prefix (a C identifier); empty means derived from the module name.
+  std::string name;
+  unsigned optLevel = 3;
+};
+
+/// Statistics `motec report` and the tests read.
+struct CompileStats {
+  uint64_t arenaBytes = 0;
+  uint64_t arenaLowerBound = 0;
+  uint64_t constantBytes = 0;
+  size_t instructionCount = 0; ///< after the pass pipeline
+};
+
+struct CompiledModel {
+  std::unique_ptr<llvm::LLVMContext> context;
+  std::unique_ptr<llvm::TargetMachine> machine;
+  std::unique_ptr<llvm::Module> module; ///< optimised
+  codegen::ModelSignature signature;
+  CompileStats stats;
+};
+
+/// Compiles `module` (verified; the passes change it in place). Errors are
+/// located at the offending instruction.
+llvm::Expected<CompiledModel> compileModel(hlo::Module &module, const CompileOptions &options);
+
+/// A C identifier for `moduleName` (`jit_f.1` -> `jit_f_1`).
+std::string symbolPrefixFor(llvm::StringRef moduleName);
+
+} // namespace mote::output
+
+#endif // MOTE_OUTPUT_COMPILEMODEL_H

@@ -1,0 +1,42 @@
+//===- BufferAssignmentReport.cpp - The memory plan as text ---------------===//
+
+#include "passes/BufferAssignment.h"
+
+#include "llvm/Support/Format.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+
+namespace mote::passes {
+
+std::string describeBufferAssignment(const BufferAssignment &assignment) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  std::vector<const ArenaBuffer *> buffers;
+  for (const ArenaBuffer &buffer : assignment.buffers())
+    buffers.push_back(&buffer);
+  std::sort(buffers.begin(), buffers.end(), [](const ArenaBuffer *a, const ArenaBuffer *b) {
+    return a->offset != b->offset ? a->offset < b->offset : a->start < b->start;
+  });
+  uint64_t arena = assignment.arenaSize(), bound = assignment.lowerBound();
+  os << "arena " << arena << " bytes (alignment " << assignment.alignment() << "), lower bound "
+     << bound << " bytes";
+  if (bound)
+    os << llvm::format(", ratio %.3f", double(arena) / double(bound));
+  os << ", " << buffers.size() << " buffers\n";
+  for (const ArenaBuffer *buffer : buffers) {
+    os << llvm::format("  [%10llu, +%10llu)  live %6u..%-6u ", (unsigned long long)buffer->offset,
+                       (unsigned long long)buffer->size, buffer->start, buffer->end);
+    for (auto [index, value] : llvm::enumerate(buffer->values)) {
+      if (index)
+        os << ", ";
+      os << '%' << value.first->name();
+      if (value.first->shape().isTuple())
+        os << '#' << value.second;
+    }
+    os << '\n';
+  }
+  return text;
+}
+
+} // namespace mote::passes

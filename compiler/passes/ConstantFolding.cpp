@@ -1,0 +1,122 @@
+//===- ConstantFolding.cpp - Evaluate instructions of constants -----------===//
+//
+// The reference evaluator has XLA's exact semantics, so folding with it is
+// exact by construction. Each instruction is evaluated alone, in a scratch
+// module whose entry takes the operand constants as parameters.
+//
+//===----------------------------------------------------------------------===//
+
+#include "passes/ComputationEdit.h"
+#include "passes/Passes.h"
+
+#include "eval/Evaluator.h"
+
+#include <algorithm>
+
+namespace mote::passes {
+
+using hlo::Computation;
+using hlo::Instruction;
+using hlo::Opcode;
+
+namespace {
+
+bool isConstant(const Instruction &instruction) {
+  return instruction.opcode() == Opcode::Constant && instruction.attributes().literal &&
+         !instruction.attributes().literalElided;
+}
+
+bool mayFold(const Instruction &instruction) {
+  switch (instruction.opcode()) {
+  case Opcode::Parameter:
+  case Opcode::Constant:
+  case Opcode::Rng:
+  case Opcode::RngGetAndUpdateState:
+  case Opcode::RngBitGenerator:
+  case Opcode::CustomCall:
+  case Opcode::While: // could run for as long as it likes at compile time
+  case Opcode::Conditional:
+  case Opcode::Call:
+  case Opcode::Fusion:
+  case Opcode::AfterAll:
+  case Opcode::AddDependency:
+  case Opcode::OptimizationBarrier:
+  case Opcode::Domain:
+  case Opcode::PartitionId:
+  case Opcode::ReplicaId:
+    return false;
+  default:
+    break;
+  }
+  if (hlo::isMultiDevice(instruction.opcode()))
+    return false;
+  const hlo::Shape &shape = instruction.shape();
+  if (!shape.isArray() || shape.hasDynamicDims())
+    return false;
+  return llvm::all_of(instruction.operands(),
+                      [](const Instruction *operand) { return isConstant(*operand); });
+}
+
+/// Small enough to become read-only data.
+bool smallEnough(const Instruction &instruction, int64_t maxElements) {
+  int64_t elements = instruction.shape().elementCount();
+  if (elements > maxElements)
+    return false;
+  int64_t largestOperand = 0;
+  for (const Instruction *operand : instruction.operands())
+    if (operand->shape().isArray())
+      largestOperand = std::max(largestOperand, operand->shape().elementCount());
+  return elements <= ConstantFolding::kTinyElements || elements <= largestOperand;
+}
+
+llvm::Expected<hlo::Literal> evaluateAlone(const Instruction &instruction) {
+  hlo::Module scratch("constant_folding");
+  auto computation = std::make_unique<Computation>("fold");
+  std::vector<hlo::Literal> arguments;
+  auto clone = std::make_unique<Instruction>(instruction);
+  clone->clearOperands();
+  for (auto [number, operand] : llvm::enumerate(instruction.operands())) {
+    auto parameter =
+        makeInstruction(Opcode::Parameter, "p" + std::to_string(number), operand->shape(), {});
+    parameter->mutableAttributes().parameterNumber = static_cast<int64_t>(number);
+    clone->addOperand(computation->addInstruction(std::move(parameter)));
+    arguments.push_back(*operand->attributes().literal);
+  }
+  computation->setRoot(computation->addInstruction(std::move(clone)));
+  scratch.setEntry(scratch.addComputation(std::move(computation)));
+  eval::Evaluator evaluator(scratch);
+  return evaluator.run(arguments);
+}
+
+} // namespace
+
+llvm::Expected<bool> ConstantFolding::run(hlo::Module &module) {
+  bool changed = false;
+  for (const auto &computation : module.computations()) {
+    for (const auto &owned : computation->instructions()) {
+      Instruction &instruction = *owned;
+      if (!mayFold(instruction) || !smallEnough(instruction, maxElements_))
+        continue;
+      llvm::Expected<hlo::Literal> value = evaluateAlone(instruction);
+      if (!value) {
+        // Left for run time, where the same error (if any) is reported in context.
+        llvm::consumeError(value.takeError());
+        continue;
+      }
+      if (!value->shape().compatible(instruction.shape()))
+        continue;
+      value->setLayout(instruction.shape().layout());
+      // Replaced in place: users keep pointing at the same instruction, and a
+      // constant has no operands, so definition order stays valid.
+      Instruction folded(Opcode::Constant, instruction.name().str(), instruction.shape());
+      folded.mutableAttributes().literal = std::move(*value);
+      folded.setParent(instruction.parent());
+      folded.setLocation(instruction.location());
+      instruction = std::move(folded);
+      changed = true;
+    }
+  }
+  return changed;
+}
+
+} // namespace mote::passes

@@ -1,0 +1,52 @@
+//===- Pass.h - HLO-to-HLO passes and the pipeline --------------*- C++ -*-===//
+#ifndef MOTE_PASSES_PASS_H
+#define MOTE_PASSES_PASS_H
+
+#include "hlo/Module.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <memory>
+#include <vector>
+
+namespace mote::passes {
+
+/// A transformation of a verified module into an equivalent verified module.
+class Pass {
+public:
+  virtual ~Pass() = default;
+  virtual llvm::StringRef name() const = 0;
+  /// Returns whether the module changed.
+  virtual llvm::Expected<bool> run(hlo::Module &module) = 0;
+};
+
+/// Runs passes in order. With verification on (the default in tests and
+/// debug builds) the verifier runs after every pass that changed the module
+/// and an error names the pass.
+class Pipeline {
+public:
+  void add(std::unique_ptr<Pass> pass) { passes_.push_back(std::move(pass)); }
+  void setVerifyEachPass(bool verify) { verify_ = verify; }
+  llvm::Error run(hlo::Module &module);
+  const std::vector<std::unique_ptr<Pass>> &passes() const { return passes_; }
+
+private:
+  std::vector<std::unique_ptr<Pass>> passes_;
+  bool verify_ = true;
+};
+
+struct PipelineOptions {
+  /// Constant folding evaluates instructions whose result has at most this
+  /// many elements (larger results stay as code, keeping read-only data small).
+  int64_t maxFoldedElements = 1 << 16;
+  bool verifyEachPass = false;
+};
+
+/// The passes `motec compile` runs before code generation, in order: inline
+/// calls and fusions, algebraic simplification, constant folding, CSE, DCE.
+void buildCompilePipeline(Pipeline &pipeline, const PipelineOptions &options);
+
+} // namespace mote::passes
+
+#endif // MOTE_PASSES_PASS_H

@@ -1,0 +1,89 @@
+//===- Passes.h - The HLO-to-HLO passes before code generation -*- C++ -*-===//
+///
+/// \file
+/// One class per pass; each keeps the module verified and equivalent for all
+/// inputs (NaN and -0 included). buildCompilePipeline (Pass.h) orders them.
+///
+//===----------------------------------------------------------------------===//
+#ifndef MOTE_PASSES_PASSES_H
+#define MOTE_PASSES_PASSES_H
+
+#include "passes/Pass.h"
+
+namespace mote::passes {
+
+/// Replaces every `call` and `fusion` by the instructions of the computation
+/// it runs (recursively), then drops computations nothing calls. A while
+/// body, condition or conditional branch that several sites share is cloned,
+/// so that each runs from one place (buffer assignment needs that).
+class InlineCalls : public Pass {
+public:
+  llvm::StringRef name() const override { return "inline-calls"; }
+  llvm::Expected<bool> run(hlo::Module &module) override;
+};
+
+/// Removes instructions the root does not depend on (parameters stay), and
+/// computations nothing calls.
+class DeadCodeElimination : public Pass {
+public:
+  llvm::StringRef name() const override { return "dce"; }
+  llvm::Expected<bool> run(hlo::Module &module) override;
+};
+
+/// Merges instructions that compute the same value: same opcode, operands,
+/// shape (layout included), typed attributes and called computations. Never
+/// merges nondeterministic or side-effecting ops (rng, custom-call).
+class CommonSubexpressionElimination : public Pass {
+public:
+  llvm::StringRef name() const override { return "cse"; }
+  llvm::Expected<bool> run(hlo::Module &module) override;
+};
+
+/// Evaluates, with the reference evaluator, instructions whose operands are
+/// all constants, when the result is small: at most `maxElements`, and no
+/// bigger than its largest operand unless tiny, so read-only data never grows
+/// much (a broadcast of a scalar stays a broadcast).
+class ConstantFolding : public Pass {
+public:
+  explicit ConstantFolding(int64_t maxElements) : maxElements_(maxElements) {}
+  llvm::StringRef name() const override { return "constant-folding"; }
+  llvm::Expected<bool> run(hlo::Module &module) override;
+
+  /// Results of at most this many elements fold even if bigger than their operands.
+  static constexpr int64_t kTinyElements = 64;
+
+private:
+  int64_t maxElements_;
+};
+
+/// Removes operations that do nothing (identity reshape, transpose,
+/// broadcast, convert, slice, pad, concatenate, copy, reverse...) and merges
+/// chains (reshape of reshape, transpose of transpose, broadcast of
+/// broadcast, get-tuple-element of tuple). Every rewrite is exact.
+class AlgebraicSimplifier : public Pass {
+public:
+  llvm::StringRef name() const override { return "algebraic-simplifier"; }
+  llvm::Expected<bool> run(hlo::Module &module) override;
+};
+
+/// Makes every array in the module row-major. Inside the module layouts are
+/// free (semantics are logical), except for bitcasts, which become
+/// transposes around a row-major bitcast. At the entry boundary the caller's
+/// bytes keep their order: a parameter leaf with a non-default layout in
+/// entry_computation_layout becomes a row-major parameter of its physical
+/// dimensions followed by a transpose back, and a result leaf likewise is
+/// transposed to its physical dimensions. entry_computation_layout keeps the
+/// caller's view (it is filled from the entry's own shapes when absent).
+class LayoutNormalization : public Pass {
+public:
+  llvm::StringRef name() const override { return "layout-normalization"; }
+  llvm::Expected<bool> run(hlo::Module &module) override;
+};
+
+/// The row-major shape holding the same bytes as `shape` read in its physical
+/// order: dims permuted major to minor, layouts dropped (recursively).
+hlo::Shape physicalShape(const hlo::Shape &shape);
+
+} // namespace mote::passes
+
+#endif // MOTE_PASSES_PASSES_H

@@ -1,0 +1,84 @@
+//===- Target.h - The targets Mote compiles for -----------------*- C++ -*-===//
+///
+/// \file
+/// The triples, CPUs and features `motec` accepts, spelled as clang spells
+/// them, and the LLVM TargetMachine for a chosen one.
+///
+//===----------------------------------------------------------------------===//
+#ifndef MOTE_TARGET_TARGET_H
+#define MOTE_TARGET_TARGET_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Target/TargetMachine.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace mote::target {
+
+/// How `motec run` executes code for a target on the build machine.
+enum class RunnerKind {
+  Native,     ///< the host itself
+  QemuUser,   ///< qemu-aarch64 / qemu-riscv64 on a static Linux binary
+  QemuSystem, ///< qemu-system-* with semihosting on a bare-metal image
+  None,       ///< compile only: nothing on the build machine runs this target
+};
+
+/// A triple Mote supports and what it takes to build and run code for it.
+struct TargetInfo {
+  llvm::StringRef triple;      ///< e.g. "aarch64-linux-gnu"
+  llvm::StringRef description; ///< one line for `motec targets`
+  llvm::StringRef defaultCpu;  ///< e.g. "generic", "cortex-m4"
+  std::vector<llvm::StringRef> cpus;
+  llvm::StringRef defaultFeatures; ///< e.g. "+neon"; may be empty
+  bool bareMetal = false;
+  RunnerKind runner = RunnerKind::Native;
+  /// The C compiler that links a driver for this target, and the Debian
+  /// package providing it (for a clear error when it is missing).
+  llvm::StringRef cCompiler, cCompilerPackage;
+  /// The emulator, and its Debian package (empty for Native).
+  llvm::StringRef emulator, emulatorPackage;
+};
+
+/// Every supported triple, in the order `motec targets` lists them.
+llvm::ArrayRef<TargetInfo> supportedTargets();
+/// The entry for `triple`, or nullptr.
+const TargetInfo *findTarget(llvm::StringRef triple);
+/// The triple of the machine motec runs on (x86_64-linux-gnu here).
+llvm::StringRef hostTriple();
+
+/// A resolved choice of triple, CPU and features.
+struct TargetSpec {
+  const TargetInfo *info = nullptr;
+  std::string triple;
+  std::string cpu;      ///< never empty after resolveTarget
+  std::string features; ///< comma-separated "+x,-y"; defaults merged in
+};
+
+/// Validates triple/CPU/features (empty cpu/features mean the defaults). An
+/// unknown triple or CPU is an error listing what is supported.
+llvm::Expected<TargetSpec> resolveTarget(llvm::StringRef triple, llvm::StringRef cpu,
+                                         llvm::StringRef features);
+
+/// An optimising TargetMachine for `spec` (PIC, so code objects relocate).
+llvm::Expected<std::unique_ptr<llvm::TargetMachine>> createTargetMachine(const TargetSpec &spec);
+
+/// The ABI name LLVM and GCC use for `spec` ("lp64d", "ilp32f"...), empty
+/// where the triple implies it. Code generation sets it as the "target-abi"
+/// module flag; createTargetMachine sets it in MCOptions.
+llvm::StringRef abiName(const TargetSpec &spec);
+
+/// True when the CPU and features of `spec` enable `feature` ("avx2", "v"),
+/// implied features included.
+bool hasFeature(const TargetSpec &spec, llvm::StringRef feature);
+
+/// The widest vector register of the target in bytes (scratch alignment
+/// never goes below 16).
+unsigned preferredAlignment(const TargetSpec &spec);
+
+} // namespace mote::target
+
+#endif // MOTE_TARGET_TARGET_H

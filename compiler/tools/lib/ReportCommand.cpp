@@ -1,0 +1,203 @@
+//===- ReportCommand.cpp - motec report -----------------------------------===//
+//
+// What the compiler will make of a module: instruction counts by op before
+// and after the pass pipeline, the memory plan (every arena buffer, the arena
+// size against the lower bound no plan can beat), read-only constant bytes,
+// and, for each target given, the code and data sizes of the object.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Commands.h"
+#include "ModuleFile.h"
+#include "RunCompile.h"
+
+#include "output/ObjectEmitter.h"
+#include "passes/BufferAssignment.h"
+#include "passes/Pass.h"
+#include "passes/Schedule.h"
+
+#include "hlo/Opcode.h"
+
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Object/ObjectFile.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+#include <map>
+
+namespace mote::tools {
+
+namespace {
+
+std::map<std::string, int64_t> countOpcodes(const hlo::Module &module) {
+  std::map<std::string, int64_t> counts;
+  for (const auto &computation : module.computations())
+    for (const auto &instruction : computation->instructions())
+      ++counts[hlo::opcodeName(instruction->opcode()).str()];
+  return counts;
+}
+
+llvm::json::Object toJson(const std::map<std::string, int64_t> &counts) {
+  llvm::json::Object object;
+  for (const auto &[name, count] : counts)
+    object[name] = count;
+  return object;
+}
+
+struct SectionSizes {
+  uint64_t text = 0, rodata = 0, data = 0, bss = 0;
+};
+
+/// Sizes by section kind of an ELF object, as `size` would count them.
+llvm::Expected<SectionSizes> measureObject(llvm::StringRef bytes) {
+  auto buffer = llvm::MemoryBuffer::getMemBuffer(bytes, "object", false);
+  auto object = llvm::object::ObjectFile::createObjectFile(buffer->getMemBufferRef());
+  if (!object)
+    return object.takeError();
+  SectionSizes sizes;
+  for (const llvm::object::SectionRef &section : (*object)->sections()) {
+    if (section.isText())
+      sizes.text += section.getSize();
+    else if (section.isBSS())
+      sizes.bss += section.getSize();
+    else if (section.isData()) {
+      llvm::Expected<llvm::StringRef> name = section.getName();
+      if (name && name->starts_with(".rodata"))
+        sizes.rodata += section.getSize();
+      else
+        sizes.data += section.getSize();
+      if (!name)
+        llvm::consumeError(name.takeError());
+    }
+  }
+  return sizes;
+}
+
+} // namespace
+
+ExitCode runReport(const ReportOptions &options, llvm::raw_ostream &out, llvm::raw_ostream &errs) {
+  auto module = loadModuleReportingErrors(options.modulePath, errs);
+  if (!module)
+    return ExitInvalidInput;
+  std::map<std::string, int64_t> before = countOpcodes(*module);
+  size_t instructionsBefore = module->instructionCount();
+
+  passes::Pipeline pipeline;
+  passes::buildCompilePipeline(pipeline, passes::PipelineOptions());
+  if (llvm::Error error = pipeline.run(*module)) {
+    errs << llvm::toString(std::move(error)) << '\n';
+    return ExitUnsupported;
+  }
+  std::map<std::string, int64_t> after = countOpcodes(*module);
+  passes::Schedule schedule = passes::scheduleModule(*module);
+  passes::BufferAssignmentOptions bufferOptions;
+  llvm::Expected<passes::BufferAssignment> assignment =
+      passes::assignBuffers(*module, schedule, bufferOptions);
+  if (!assignment) {
+    errs << llvm::toString(assignment.takeError()) << '\n';
+    return ExitUnsupported;
+  }
+
+  // Per-target sizes come from a fresh compile of the original module.
+  struct TargetSizes {
+    std::string triple, cpu;
+    SectionSizes sizes;
+    uint64_t arena = 0;
+  };
+  std::vector<TargetSizes> targets;
+  if (!options.target.triples.empty()) {
+    auto resolved = resolveTargetOptions(options.target, errs);
+    if (auto *code = std::get_if<ExitCode>(&resolved))
+      return *code;
+    for (const target::TargetSpec &spec : std::get<std::vector<target::TargetSpec>>(resolved)) {
+      auto fresh = loadModuleReportingErrors(options.modulePath, errs);
+      if (!fresh)
+        return ExitInvalidInput;
+      auto compiled = compileForTarget(*fresh, spec, "", errs);
+      if (auto *code = std::get_if<ExitCode>(&compiled))
+        return *code;
+      auto &model = std::get<output::CompiledModel>(compiled);
+      auto bytes = output::emitModule(*model.module, *model.machine, output::EmitKind::Object);
+      if (!bytes) {
+        errs << "error: " << llvm::toString(bytes.takeError()) << '\n';
+        return ExitInternalError;
+      }
+      llvm::Expected<SectionSizes> sizes = measureObject(*bytes);
+      if (!sizes) {
+        errs << "error: " << llvm::toString(sizes.takeError()) << '\n';
+        return ExitInternalError;
+      }
+      targets.push_back({spec.triple, spec.cpu, *sizes, model.stats.arenaBytes});
+    }
+  }
+
+  uint64_t constantBytes = 0;
+  for (const auto &computation : module->computations())
+    for (const auto &instruction : computation->instructions())
+      if (instruction->opcode() == hlo::Opcode::Constant && instruction->attributes().literal)
+        constantBytes += instruction->attributes().literal->bytes().size();
+  const uint64_t arena = assignment->arenaSize(), bound = assignment->lowerBound();
+  const double ratio = bound ? double(arena) / double(bound) : 1.0;
+
+  if (options.json) {
+    llvm::json::Object report;
+    report["module"] = module->name();
+    report["instructions"] = int64_t(instructionsBefore);
+    report["instructions_after_passes"] = int64_t(module->instructionCount());
+    report["opcodes"] = toJson(before);
+    report["opcodes_after_passes"] = toJson(after);
+    llvm::json::Array buffers;
+    for (const passes::ArenaBuffer &buffer : assignment->buffers()) {
+      llvm::json::Array values;
+      for (const auto &[instruction, leaf] : buffer.values)
+        values.push_back(instruction->name().str() +
+                         (leaf ? "{" + std::to_string(leaf) + "}" : ""));
+      buffers.push_back(llvm::json::Object{{"offset", int64_t(buffer.offset)},
+                                           {"size", int64_t(buffer.size)},
+                                           {"start", int64_t(buffer.start)},
+                                           {"end", int64_t(buffer.end)},
+                                           {"values", std::move(values)}});
+    }
+    report["buffers"] = std::move(buffers);
+    report["arena_bytes"] = int64_t(arena);
+    report["arena_lower_bound"] = int64_t(bound);
+    report["arena_ratio"] = ratio;
+    report["constant_bytes"] = int64_t(constantBytes);
+    llvm::json::Array targetArray;
+    for (const TargetSizes &t : targets)
+      targetArray.push_back(llvm::json::Object{{"triple", t.triple},
+                                               {"cpu", t.cpu},
+                                               {"text", int64_t(t.sizes.text)},
+                                               {"rodata", int64_t(t.sizes.rodata)},
+                                               {"data", int64_t(t.sizes.data)},
+                                               {"bss", int64_t(t.sizes.bss)},
+                                               {"arena_bytes", int64_t(t.arena)}});
+    report["targets"] = std::move(targetArray);
+    out << llvm::formatv("{0:2}", llvm::json::Value(std::move(report))) << '\n';
+    return ExitOk;
+  }
+
+  out << "module " << module->name() << '\n';
+  out << "  instructions: " << instructionsBefore << " (" << module->instructionCount()
+      << " after the pass pipeline)\n";
+  out << "  opcodes:      ";
+  llvm::ListSeparator comma;
+  for (const auto &[name, count] : before) {
+    auto kept = after.find(name);
+    out << comma << name << ' ' << count << " (" << (kept == after.end() ? 0 : kept->second)
+        << " after)";
+  }
+  out << '\n';
+  out << "  constants:    " << constantBytes << " bytes of read-only data\n";
+  out << "  arena:        " << arena << " bytes, lower bound " << bound << " bytes (ratio "
+      << llvm::format("%.3f", ratio) << "), alignment " << assignment->alignment() << '\n';
+  out << "  buffers:      " << assignment->buffers().size() << '\n';
+  out << passes::describeBufferAssignment(*assignment);
+  for (const TargetSizes &t : targets)
+    out << "  " << t.triple << " (" << t.cpu << "): text " << t.sizes.text << " B, rodata "
+        << t.sizes.rodata << " B, data " << t.sizes.data << " B, bss " << t.sizes.bss
+        << " B, arena " << t.arena << " B\n";
+  return ExitOk;
+}
+
+} // namespace mote::tools

@@ -1,0 +1,105 @@
+//===- RunInputs.cpp - The entry arguments motec run passes ---------------===//
+
+#include "RunInputs.h"
+
+#include "InputBinding.h"
+#include "InputGenerator.h"
+#include "Npy.h"
+
+#include "llvm/Support/MathExtras.h"
+
+namespace mote::tools {
+
+using hlo::Literal;
+
+namespace {
+
+/// Generated inputs larger than this are refused, as eval refuses them.
+constexpr uint64_t kMaxGeneratedBytes = uint64_t(8) << 30;
+
+uint64_t literalBytes(const hlo::Shape &shape) {
+  llvm::SmallVector<const hlo::Shape *, 8> leaves;
+  shape.collectLeaves(leaves);
+  uint64_t total = 0;
+  for (const hlo::Shape *leaf : leaves) {
+    if (!leaf->isArray())
+      continue;
+    uint64_t bytes = hlo::storageBytes(leaf->elementType());
+    for (int64_t dim : leaf->dims())
+      bytes = llvm::SaturatingMultiply(bytes, static_cast<uint64_t>(dim));
+    total = llvm::SaturatingAdd(total, bytes);
+  }
+  return total;
+}
+
+} // namespace
+
+void collectArrayLeaves(const Literal &literal, std::vector<const Literal *> &leaves) {
+  if (!literal.shape().isTuple()) {
+    if (literal.shape().isArray())
+      leaves.push_back(&literal);
+    return;
+  }
+  for (const Literal &element : literal.elements())
+    collectArrayLeaves(element, leaves);
+}
+
+std::variant<std::vector<Literal>, ExitCode>
+prepareEntryArguments(const hlo::Computation &entry, llvm::ArrayRef<std::string> inputPaths,
+                      uint64_t seed, llvm::raw_ostream &errs) {
+  llvm::ArrayRef<hlo::Instruction *> parameters = entry.parameters();
+  for (const hlo::Instruction *parameter : parameters)
+    if (!parameter) {
+      errs << "error: the entry computation's parameters are not numbered 0..N-1\n";
+      return ExitInvalidInput;
+    }
+  std::vector<Literal> arguments;
+  if (inputPaths.empty()) {
+    uint64_t bytes = 0;
+    for (const hlo::Instruction *parameter : parameters)
+      bytes = llvm::SaturatingAdd(bytes, literalBytes(parameter->shape()));
+    if (bytes > kMaxGeneratedBytes) {
+      errs << "error: the parameters take " << bytes << " bytes, more than the "
+           << (kMaxGeneratedBytes >> 30) << " GiB motec generates; pass --input files\n";
+      return ExitUnsupported;
+    }
+    if (!parameters.empty())
+      errs << "note: no --input given: using generated inputs for " << parameters.size()
+           << " parameter(s) with --seed " << seed
+           << " (floats uniform in [-1,1), integers uniform in [0,8), pred random)\n";
+    for (size_t i = 0; i < parameters.size(); ++i) {
+      auto value = generateInput(parameters[i]->shape(), seed, i);
+      if (!value) {
+        errs << "error: " << describeParameter(*parameters[i]) << ": "
+             << llvm::toString(value.takeError()) << '\n';
+        return ExitUnsupported;
+      }
+      arguments.push_back(std::move(*value));
+    }
+    return arguments;
+  }
+  if (inputPaths.size() != parameters.size()) {
+    errs << "error: the entry computation %" << entry.name() << " takes " << parameters.size()
+         << " parameter(s) but " << inputPaths.size() << " --input file(s) were given\n";
+    for (const hlo::Instruction *parameter : parameters)
+      errs << "note: " << describeParameter(*parameter) << '\n';
+    return ExitInvalidInput;
+  }
+  for (size_t i = 0; i < parameters.size(); ++i) {
+    auto value = readNpyFile(inputPaths[i]);
+    if (!value) {
+      errs << "error: " << llvm::toString(value.takeError()) << " (input for "
+           << describeParameter(*parameters[i]) << ")\n";
+      return ExitInvalidInput;
+    }
+    auto bound = bindInput(std::move(*value), *parameters[i], inputPaths[i]);
+    if (!bound) {
+      errs << "error: " << llvm::toString(bound.takeError()) << '\n';
+      return ExitInvalidInput;
+    }
+    arguments.push_back(std::move(*bound));
+  }
+  return arguments;
+}
+
+} // namespace mote::tools
