@@ -19,6 +19,7 @@ import argparse
 import concurrent.futures
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -61,11 +62,16 @@ def first_error(text):
 def run(command, timeout):
     """(exit code or 'timeout', stdout, stderr, seconds)."""
     start = time.monotonic()
+    # A session of its own, so a timeout also stops what motec started (an
+    # emulator running a compiled model).
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               start_new_session=True)
     try:
-        done = subprocess.run(command, capture_output=True, timeout=timeout)
-        code = done.returncode
-        out, err = done.stdout, done.stderr.decode("utf-8", "replace")
+        out, err = process.communicate(timeout=timeout)
+        code, err = process.returncode, err.decode("utf-8", "replace")
     except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.communicate()
         code, out, err = "timeout", b"", f"timed out after {timeout} s"
     return code, out, err, time.monotonic() - start
 
@@ -157,7 +163,9 @@ def run_on_target(motec, path, target, expected, work, args, result):
     """Compiles and runs the module for `target`; compares with the evaluator."""
     key = f"run:{target}"
     outputs = [os.path.join(work, f"{target}.{i}.npy") for i in range(len(expected))]
-    command = [motec, "run", path, f"--target={target}", "--seed", str(args.seed)]
+    # motec stops the model itself a little before the runner gives up on motec.
+    command = [motec, "run", path, f"--target={target}", "--seed", str(args.seed),
+               f"--timeout={max(1, int(args.run_timeout) - 10)}"]
     for output in outputs:
         command += ["--output", output]
     code, _, err, seconds = run(command, args.run_timeout)
@@ -166,7 +174,8 @@ def run_on_target(motec, path, target, expected, work, args, result):
         result[key], result[key + "_detail"] = "unsupported", first_error(err)
         return
     if code != 0:
-        result[key] = "TIMEOUT" if code == "timeout" else "FAIL"
+        slow = code == "timeout" or "did not finish within" in err
+        result[key] = "TIMEOUT" if slow else "FAIL"
         result[key + "_detail"] = f"exit {code}: {first_error(err)}"
         return
     import numpy as np
