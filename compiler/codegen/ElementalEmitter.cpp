@@ -93,23 +93,6 @@ bool isFloatOnly(Opcode opcode) {
   }
 }
 
-bool allArraysSupported(const hlo::Instruction &instruction, std::string *why) {
-  auto check = [&](const hlo::Shape &shape) {
-    if (!shape.isArray() || !isCodegenElementType(shape.elementType())) {
-      if (why)
-        *why = "code generation does not support values of type " + shape.toString(false);
-      return false;
-    }
-    return true;
-  };
-  if (!check(instruction.shape()))
-    return false;
-  for (const hlo::Instruction *operand : instruction.operands())
-    if (!check(operand->shape()))
-      return false;
-  return true;
-}
-
 bool isSimpleScalarComputation(const hlo::Computation &computation, std::string *why) {
   for (const auto &instruction : computation.instructions()) {
     switch (instruction->opcode()) {
@@ -134,6 +117,26 @@ bool isSimpleScalarComputation(const hlo::Computation &computation, std::string 
 
 } // namespace
 
+bool hasCodegenTypes(const hlo::Instruction &instruction, std::string *why) {
+  auto check = [&](const hlo::Shape &shape) {
+    llvm::SmallVector<const hlo::Shape *, 4> leaves;
+    shape.collectLeaves(leaves);
+    for (const hlo::Shape *leaf : leaves)
+      if (!leaf->isArray() || !isCodegenElementType(leaf->elementType())) {
+        if (why)
+          *why = "code generation does not support values of type " + shape.toString(false);
+        return false;
+      }
+    return true;
+  };
+  if (!check(instruction.shape()))
+    return false;
+  for (const hlo::Instruction *operand : instruction.operands())
+    if (!check(operand->shape()))
+      return false;
+  return true;
+}
+
 bool isElemental(const hlo::Instruction &instruction, std::string *why) {
   Opcode opcode = instruction.opcode();
   auto fail = [&](const std::string &message) {
@@ -150,7 +153,7 @@ bool isElemental(const hlo::Instruction &instruction, std::string *why) {
   default:
     break;
   }
-  if (!allArraysSupported(instruction, why))
+  if (!hasCodegenTypes(instruction, why))
     return false;
   PrimitiveType type = instruction.operandCount() ? instruction.operand(0)->shape().elementType()
                                                   : instruction.shape().elementType();

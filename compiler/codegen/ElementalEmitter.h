@@ -91,6 +91,10 @@ private:
   OperandReader read_;
 };
 
+/// Whether every array leaf of `instruction`'s result and operands has an
+/// element type code generation handles; if not, `why` names the shape.
+bool hasCodegenTypes(const hlo::Instruction &instruction, std::string *why);
+
 /// Whether ElementalEmitter::emit handles `instruction`; if not, `why` says
 /// what is missing.
 bool isElemental(const hlo::Instruction &instruction, std::string *why = nullptr);

@@ -20,26 +20,6 @@ bool fail(std::string *why, const std::string &message) {
   return false;
 }
 
-/// Every array leaf of the result and every operand has a type code
-/// generation knows.
-bool hasCodegenTypes(const hlo::Instruction &instruction, std::string *why) {
-  auto check = [&](const hlo::Shape &shape) {
-    llvm::SmallVector<const hlo::Shape *, 4> leaves;
-    shape.collectLeaves(leaves);
-    for (const hlo::Shape *leaf : leaves)
-      if (!leaf->isArray() || !isCodegenElementType(leaf->elementType()))
-        return fail(why,
-                    "code generation does not support values of type " + shape.toString(false));
-    return true;
-  };
-  if (!check(instruction.shape()))
-    return false;
-  for (const hlo::Instruction *operand : instruction.operands())
-    if (!check(operand->shape()))
-      return false;
-  return true;
-}
-
 /// Whether `computation` can run as scalar code inside a loop (what
 /// ElementalEmitter::emitScalarComputation handles).
 bool isScalarCode(const hlo::Computation &computation, std::string *why) {

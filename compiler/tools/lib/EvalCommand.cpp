@@ -58,21 +58,7 @@ ExitCode runEval(const EvalOptions &options, llvm::raw_ostream &out, llvm::raw_o
     return ExitInvalidInput;
   }
 
-  LiteralPrintOptions printOptions;
-  printOptions.full = options.printFull;
-  out << formatLiteral(*result, printOptions) << '\n';
-  out.flush();
-
-  std::vector<const Literal *> leaves;
-  collectArrayLeaves(*result, leaves);
-  for (size_t i = 0; i < options.outputPaths.size() && i < leaves.size(); ++i) {
-    if (llvm::Error error = writeNpyFile(*leaves[i], options.outputPaths[i])) {
-      errs << "error: result " << i << " (" << results[i].name
-           << "): " << llvm::toString(std::move(error)) << '\n';
-      return ExitInvalidInput;
-    }
-  }
-  return ExitOk;
+  return printAndWriteResult(*result, results, options.outputPaths, options.printFull, out, errs);
 }
 
 } // namespace mote::tools

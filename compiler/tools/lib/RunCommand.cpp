@@ -177,21 +177,7 @@ ExitCode runRun(const RunOptions &options, llvm::raw_ostream &out, llvm::raw_ost
   if (!result)
     return reportToolError(result.takeError(), errs);
 
-  LiteralPrintOptions printOptions;
-  printOptions.full = options.printFull;
-  out << formatLiteral(*result, printOptions) << '\n';
-  out.flush();
-
-  std::vector<const Literal *> leaves;
-  collectArrayLeaves(*result, leaves);
-  for (size_t i = 0; i < options.outputPaths.size() && i < leaves.size(); ++i) {
-    if (llvm::Error error = writeNpyFile(*leaves[i], options.outputPaths[i])) {
-      errs << "error: result " << i << " (" << resultNames[i].name
-           << "): " << llvm::toString(std::move(error)) << '\n';
-      return ExitInvalidInput;
-    }
-  }
-  return ExitOk;
+  return printAndWriteResult(*result, resultNames, options.outputPaths, options.printFull, out, errs);
 }
 
 } // namespace mote::tools

@@ -3,6 +3,7 @@
 #include "RunInputs.h"
 
 #include "InputBinding.h"
+#include "LiteralSummary.h"
 #include "InputGenerator.h"
 #include "Npy.h"
 
@@ -100,6 +101,26 @@ prepareEntryArguments(const hlo::Computation &entry, llvm::ArrayRef<std::string>
     arguments.push_back(std::move(*bound));
   }
   return arguments;
+}
+
+ExitCode printAndWriteResult(const hlo::Literal &result, llvm::ArrayRef<NamedLeaf> names,
+                             llvm::ArrayRef<std::string> outputPaths, bool printFull,
+                             llvm::raw_ostream &out, llvm::raw_ostream &errs) {
+  LiteralPrintOptions printOptions;
+  printOptions.full = printFull;
+  out << formatLiteral(result, printOptions) << '\n';
+  out.flush();
+
+  std::vector<const hlo::Literal *> leaves;
+  collectArrayLeaves(result, leaves);
+  for (size_t i = 0; i < outputPaths.size() && i < leaves.size(); ++i) {
+    if (llvm::Error error = writeNpyFile(*leaves[i], outputPaths[i])) {
+      errs << "error: result " << i << " (" << names[i].name
+           << "): " << llvm::toString(std::move(error)) << '\n';
+      return ExitInvalidInput;
+    }
+  }
+  return ExitOk;
 }
 
 } // namespace mote::tools

@@ -9,6 +9,7 @@
 #ifndef MOTE_TOOLS_RUNINPUTS_H
 #define MOTE_TOOLS_RUNINPUTS_H
 
+#include "EntrySignature.h"
 #include "ExitCodes.h"
 
 #include "hlo/Computation.h"
@@ -27,6 +28,12 @@ namespace mote::tools {
 std::variant<std::vector<hlo::Literal>, ExitCode>
 prepareEntryArguments(const hlo::Computation &entry, llvm::ArrayRef<std::string> inputPaths,
                       uint64_t seed, llvm::raw_ostream &errs);
+
+/// Prints `result` as eval and run do (summarised unless `printFull`) and
+/// writes its array leaves to `outputPaths`, in flattened order.
+ExitCode printAndWriteResult(const hlo::Literal &result, llvm::ArrayRef<NamedLeaf> names,
+                             llvm::ArrayRef<std::string> outputPaths, bool printFull,
+                             llvm::raw_ostream &out, llvm::raw_ostream &errs);
 
 /// The array leaves of `literal` in flattened tuple order.
 void collectArrayLeaves(const hlo::Literal &literal, std::vector<const hlo::Literal *> &leaves);
