@@ -1,21 +1,58 @@
 #!/usr/bin/env bash
-# The main job, end to end: install what is missing, build, compile the shipped
-# example model for aarch64, riscv64 and Cortex-M4, run each build under QEMU,
-# and print the results next to the reference evaluator's.
+# The main job, end to end: install what is missing, build Mote, then build the
+# digit classifier (examples/digits) for Linux on aarch64 and riscv64 and as
+# Cortex-M4, Cortex-M55 and RV32 firmware, run each under QEMU, and print its
+# predictions and accuracy next to the reference from examples/digits/train.py.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 "$root/scripts/install-deps.sh" build cross
 "$root/scripts/build.sh"
-motec="${MOTE_BUILD_DIR:-$root/build}/bin/motec"
-model="$root/examples/mlp/mlp.hlo"
-input="$root/examples/mlp/input.npy"
-echo "== motec check examples/mlp/mlp.hlo"
-"$motec" check "$model"
-echo "== reference evaluator"
-"$motec" eval "$model" --input "$input"
-for target in aarch64-linux-gnu riscv64-linux-gnu thumbv7em-none-eabihf; do
-  echo "== compiled for $target, run under QEMU"
-  "$motec" run "$model" --target="$target" --input "$input"
+build="${MOTE_BUILD_DIR:-$root/build}"
+motec="$build/bin/motec"
+example="$root/examples/digits"
+toolchains="$root/cmake/toolchains"
+
+echo "== examples/digits/digits.hlo: a 64-32-10 perceptron trained on scikit-learn's 8x8 digits"
+"$motec" check "$example/digits.hlo" | sed -n '1,4p'
+echo "== reference: float32 numpy forward pass (examples/digits/expected_output.txt)"
+cat "$example/expected_output.txt"
+
+# name | cmake/toolchains file | extra CMake arguments | how to run the program
+targets=(
+  "aarch64-linux|aarch64-linux-gnu||qemu-aarch64 -L /usr/aarch64-linux-gnu"
+  "riscv64-linux|riscv64-linux-gnu||qemu-riscv64 -L /usr/riscv64-linux-gnu"
+  "cortex-m4 (mps2-an386)|thumbv7em-none-eabihf||qemu-system-arm -M mps2-an386 -nographic -semihosting -kernel"
+  "cortex-m55 (mps3-an547)|thumbv8.1m.main-none-eabihf||qemu-system-arm -M mps3-an547 -nographic -semihosting -kernel"
+  "rv32imac (virt)|riscv32-unknown-elf||qemu-system-riscv32 -M virt -bios none -nographic -semihosting -kernel"
+)
+mkdir -p "$build/demo"
+failed=0
+for entry in "${targets[@]}"; do
+  IFS='|' read -r name toolchain args runner <<<"$entry"
+  dir="$build/demo/$toolchain"
+  echo "== $name: cmake examples/digits with cmake/toolchains/$toolchain.cmake, run with ${runner%% *}"
+  if ! { cmake -S "$example" -B "$dir" -G Ninja -DMOTE_MOTEC="$motec" \
+           -DCMAKE_TOOLCHAIN_FILE="$toolchains/$toolchain.cmake" $args &&
+         cmake --build "$dir" --target digits; } >"$dir.log" 2>&1; then
+    echo "build failed: see $dir.log"; failed=1; continue
+  fi
+  program="$dir/digits"
+  if [ -f "$program.elf" ]; then
+    program="$program.elf"
+    size="${toolchain/thumb*/arm-none-eabi}"
+    size="${size/riscv32-unknown-elf/riscv64-unknown-elf}-size"
+    "$size" "$program" | awk 'NR==2 {printf "firmware: flash %d B (code, weights, 200 test images), RAM %d B (8 KB of it stack)\n", $1 + $2, $2 + $3}'
+  fi
+  # QEMU prints semihosting output on stderr.
+  if ! output="$($runner "$program" </dev/null 2>&1)"; then
+    echo "$output"; echo "exit status non-zero"; failed=1; continue
+  fi
+  echo "$output"
+  # Both lines of the reference (predictions, accuracy) must appear as they are.
+  if [ "$(grep -cxF -f "$example/expected_output.txt" <<<"$output")" -eq 2 ]; then
+    echo "matches the reference"
+  else
+    echo "DIFFERS from the reference"; failed=1
+  fi
 done
-echo "== memory plan and code size (Cortex-M4)"
-"$motec" report "$model" --target=thumbv7em-none-eabihf | grep -E "arena:|constants:|thumbv7em"
+exit $failed

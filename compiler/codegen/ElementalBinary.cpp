@@ -51,9 +51,33 @@ llvm::Value *emitFloatBinary(llvm::IRBuilderBase &b, Opcode opcode, llvm::Value 
   }
   case Opcode::Atan2:
     return math::emitAtan2(b, x, y);
+  case Opcode::Remainder:
+    return math::emitFmod(b, x, y);
   default:
     return nullptr;
   }
+}
+
+/// x^y by squaring, one step per exponent bit, so it stays straight-line
+/// code; arithmetic wraps like the evaluator's. A negative signed exponent
+/// gives 0 (x^y with |x| > 1 truncates to 0), except 1^y = 1 and x^0 = 1.
+llvm::Value *emitIntegerPower(llvm::IRBuilderBase &b, bool isSigned, llvm::Value *x,
+                              llvm::Value *y) {
+  llvm::Type *type = x->getType();
+  const unsigned bits = type->getIntegerBitWidth();
+  llvm::Value *one = llvm::ConstantInt::get(type, 1);
+  llvm::Value *zero = llvm::ConstantInt::get(type, 0);
+  llvm::Value *result = one, *base = x, *exponent = y;
+  for (unsigned step = 0; step < bits; ++step) {
+    llvm::Value *bitSet = b.CreateICmpNE(b.CreateAnd(exponent, one), zero);
+    result = b.CreateSelect(bitSet, b.CreateMul(result, base), result);
+    base = b.CreateMul(base, base);
+    exponent = b.CreateLShr(exponent, one);
+  }
+  llvm::Value *trivial = b.CreateOr(b.CreateICmpEQ(x, one), b.CreateICmpEQ(y, zero));
+  if (isSigned)
+    result = b.CreateSelect(b.CreateICmpSLT(y, zero), zero, result);
+  return b.CreateSelect(trivial, one, result);
 }
 
 llvm::Value *emitIntegerBinary(llvm::IRBuilderBase &b, Opcode opcode, bool isSigned, llvm::Value *x,
@@ -71,6 +95,8 @@ llvm::Value *emitIntegerBinary(llvm::IRBuilderBase &b, Opcode opcode, bool isSig
     return b.CreateSub(x, y);
   case Opcode::Multiply:
     return b.CreateMul(x, y);
+  case Opcode::Power:
+    return emitIntegerPower(b, isSigned, x, y);
   case Opcode::Divide:
   case Opcode::Remainder: {
     const bool divide = opcode == Opcode::Divide;

@@ -161,10 +161,6 @@ bool isElemental(const hlo::Instruction &instruction, std::string *why) {
   if (isUnaryElementwise(opcode) || isBinaryElementwise(opcode)) {
     if (isFloatOnly(opcode) && !isFloat)
       return fail(std::string(hlo::opcodeName(opcode)) + " needs a floating-point operand");
-    if (opcode == Opcode::Remainder && isFloat)
-      return fail("floating-point remainder is not supported by code generation yet");
-    if (opcode == Opcode::Power && hlo::isInteger(type))
-      return fail("integer power is not supported by code generation yet");
     if ((opcode == Opcode::Not || opcode == Opcode::And || opcode == Opcode::Or ||
          opcode == Opcode::Xor || opcode == Opcode::PopCount || opcode == Opcode::Clz ||
          opcode == Opcode::ShiftLeft || opcode == Opcode::ShiftRightArithmetic ||

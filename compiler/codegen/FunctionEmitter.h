@@ -15,6 +15,7 @@
 #include "codegen/LoopNest.h"
 #include "passes/BufferAssignment.h"
 #include "passes/Schedule.h"
+#include "target/Target.h"
 
 #include "hlo/Module.h"
 
@@ -49,6 +50,10 @@ size_t leafCount(const hlo::Shape &shape);
 /// Whether emitNonElemental handles `instruction`; if not, `why` says so.
 bool isNonElementalSupported(const hlo::Instruction &instruction, std::string *why);
 
+/// Whether FunctionEmitter::emitDot tiles `instruction` (DotEmitter.cpp);
+/// other dots are elemental.
+bool isTiledDot(const hlo::Instruction &instruction, std::string *why);
+
 class FunctionEmitter {
 public:
   FunctionEmitter(const passes::Schedule &schedule, const passes::BufferAssignment &assignment,
@@ -56,6 +61,9 @@ public:
       : schedule_(schedule), assignment_(assignment), module_(module), function_(function),
         builder_(module.getContext()),
         indexType_(module.getDataLayout().getIntPtrType(module.getContext())) {}
+
+  /// The target the code is for; only tuning depends on it (may be null).
+  void setTarget(const target::TargetSpec *spec) { target_ = spec; }
 
   void emit(const hlo::Computation &entry) {
     llvm::LLVMContext &context = module_.getContext();
@@ -458,6 +466,7 @@ public:
   void emitSelectAndScatter(const hlo::Instruction &instruction);
   void emitRngBitGenerator(const hlo::Instruction &instruction);
   void emitTopK(const hlo::Instruction &instruction);
+  void emitDot(const hlo::Instruction &instruction);
 
   // Helpers for them (NonElementalOps.cpp).
   /// Address of element `linear` (row-major) of an array of `type` at `base`.
@@ -479,6 +488,7 @@ private:
   llvm::Type *indexType_;
   llvm::Value *args_ = nullptr, *results_ = nullptr, *scratch_ = nullptr;
   llvm::DenseMap<const hlo::Instruction *, llvm::GlobalVariable *> constants_;
+  const target::TargetSpec *target_ = nullptr;
 };
 
 } // namespace mote::codegen

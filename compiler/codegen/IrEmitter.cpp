@@ -91,7 +91,7 @@ llvm::Error checkCodegenSupport(const hlo::Module &module, const passes::Schedul
 
 llvm::Error emitEntryFunction(const hlo::Module &hloModule, const passes::Schedule &schedule,
                               const passes::BufferAssignment &assignment, llvm::StringRef prefix,
-                              llvm::Module &module) {
+                              llvm::Module &module, const target::TargetSpec *target) {
   if (llvm::Error error = checkCodegenSupport(hloModule, schedule))
     return error;
   llvm::LLVMContext &context = module.getContext();
@@ -104,7 +104,9 @@ llvm::Error emitEntryFunction(const hlo::Module &hloModule, const passes::Schedu
   function->addFnAttr(llvm::Attribute::NoUnwind);
   function->addFnAttr(llvm::Attribute::NoFree);
   function->addFnAttr(llvm::Attribute::NoSync);
-  FunctionEmitter(schedule, assignment, module, function).emit(*hloModule.entry());
+  FunctionEmitter emitter(schedule, assignment, module, function);
+  emitter.setTarget(target);
+  emitter.emit(*hloModule.entry());
   return llvm::Error::success();
 }
 

@@ -13,6 +13,7 @@
 
 #include "passes/BufferAssignment.h"
 #include "passes/Schedule.h"
+#include "target/Target.h"
 
 #include "hlo/Module.h"
 
@@ -28,9 +29,11 @@ namespace mote::codegen {
 llvm::Error checkCodegenSupport(const hlo::Module &module, const passes::Schedule &schedule);
 
 /// Adds `<prefix>_entry` to `module` (whose data layout and triple are set).
+/// `target`, when given, lets kernels use the CPU's vector registers beyond
+/// the triple's baseline (e.g. AVX2, RVV); the code is correct either way.
 llvm::Error emitEntryFunction(const hlo::Module &hloModule, const passes::Schedule &schedule,
                               const passes::BufferAssignment &assignment, llvm::StringRef prefix,
-                              llvm::Module &module);
+                              llvm::Module &module, const target::TargetSpec *target = nullptr);
 
 } // namespace mote::codegen
 

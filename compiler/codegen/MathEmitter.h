@@ -76,6 +76,9 @@ llvm::Value *emitAtan2(llvm::IRBuilderBase &b, llvm::Value *y, llvm::Value *x);
 llvm::Value *emitCbrt(llvm::IRBuilderBase &b, llvm::Value *x);
 /// 1 / sqrt(x).
 llvm::Value *emitRsqrt(llvm::IRBuilderBase &b, llvm::Value *x);
+/// fmod(x, y), exact (bit-identical to C's fmod). Unlike the functions
+/// above it calls a looping helper function it adds to the module.
+llvm::Value *emitFmod(llvm::IRBuilderBase &b, llvm::Value *x, llvm::Value *y);
 
 /// 16-bit float conversions on the storage bits: i16 (or a vector of i16) for
 /// the 16-bit side. Integer-only, bit-exact IEEE round-to-nearest-even, with

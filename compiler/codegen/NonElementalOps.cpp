@@ -2,9 +2,9 @@
 //
 // Ops whose result element is not a function of operand elements at computed
 // indices (sort, scatter, select-and-scatter, multi-result reductions, random
-// bit generation, top-k) each get an emitter of their own; this file says
-// which ones exist and routes to them, and holds the small loop helpers they
-// share.
+// bit generation, top-k) each get an emitter of their own, as do the dots
+// that are worth register-tiling; this file says which ones exist and routes
+// to them, and holds the small loop helpers they share.
 //
 //===----------------------------------------------------------------------===//
 
@@ -124,6 +124,8 @@ bool isNonElementalSupported(const hlo::Instruction &instruction, std::string *w
       return fail(why, "custom-call target '" + instruction.attributes().customCallTarget +
                            "' is not supported by code generation");
     return hasCodegenTypes(instruction, why) && isTopKShape(instruction, why);
+  case Opcode::Dot:
+    return isTiledDot(instruction, why);
   default:
     return fail(why, "not a non-elemental op");
   }
@@ -154,6 +156,9 @@ bool FunctionEmitter::emitNonElemental(const hlo::Instruction &instruction) {
   case Opcode::TopK:
   case Opcode::CustomCall:
     emitTopK(instruction);
+    return true;
+  case Opcode::Dot:
+    emitDot(instruction);
     return true;
   default:
     return false;

@@ -95,7 +95,7 @@ llvm::Expected<CompiledModel> compileModel(hlo::Module &module, const CompileOpt
   compiled.module->setDataLayout(compiled.machine->createDataLayout());
 
   if (llvm::Error error =
-          codegen::emitEntryFunction(module, schedule, *assignment, name, *compiled.module))
+          codegen::emitEntryFunction(module, schedule, *assignment, name, *compiled.module, &spec))
     return std::move(error);
   codegen::emitModelDescriptor(*signature, *compiled.module);
 

@@ -22,6 +22,22 @@ public:
   llvm::Expected<bool> run(hlo::Module &module) override;
 };
 
+/// Rewrites batch-norm-training, -inference and -grad into reductions,
+/// broadcasts and elementwise arithmetic (XLA's BatchNormExpander formulas).
+class BatchNormExpander : public Pass {
+public:
+  llvm::StringRef name() const override { return "batch-norm-expander"; }
+  llvm::Expected<bool> run(hlo::Module &module) override;
+};
+
+/// Computes expensive loop-invariant values of a while body once before the
+/// loop and carries them through the loop state (XLA's pass of that name).
+class WhileLoopInvariantCodeMotion : public Pass {
+public:
+  llvm::StringRef name() const override { return "while-loop-invariant-code-motion"; }
+  llvm::Expected<bool> run(hlo::Module &module) override;
+};
+
 /// Removes instructions the root does not depend on (parameters stay), and
 /// computations nothing calls.
 class DeadCodeElimination : public Pass {

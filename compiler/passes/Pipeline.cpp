@@ -70,6 +70,9 @@ void buildCompilePipeline(Pipeline &pipeline, const PipelineOptions &options) {
   // First, so every later pass sees whole computations: no call or fusion
   // boundary hides an operand from the simplifier, CSE or the schedule.
   pipeline.add(std::make_unique<InlineCalls>());
+  // Before layout normalization, which then treats the arithmetic it makes
+  // like any other; code generation never sees a batch norm.
+  pipeline.add(std::make_unique<BatchNormExpander>());
   // Before simplification: the transposes it adds at the entry boundary and
   // for bitcasts then meet their neighbours, and no rewrite needs to reason
   // about layouts (everything is row-major afterwards).
@@ -78,6 +81,9 @@ void buildCompilePipeline(Pipeline &pipeline, const PipelineOptions &options) {
   pipeline.add(std::make_unique<ConstantFolding>(options.maxFoldedElements));
   // After folding, which makes equal constants out of equal subexpressions.
   pipeline.add(std::make_unique<CommonSubexpressionElimination>());
+  // After CSE, so equal invariant values inside a body are hoisted once; the
+  // hoisted instructions then meet the simplifier and DCE below.
+  pipeline.add(std::make_unique<WhileLoopInvariantCodeMotion>());
   // Merged operands expose more identities (select(p, x, x), ...).
   pipeline.add(std::make_unique<AlgebraicSimplifier>());
   // Last: the passes above leave replaced instructions behind.

@@ -27,8 +27,9 @@ cl::SubCommand checkCommand("check", "Parse and verify an HLO module; print a su
 cl::SubCommand evalCommand("eval", "Run an HLO module with the reference evaluator; print the "
                                    "result and optionally write it to .npy files");
 cl::SubCommand printCommand("print", "Parse and verify an HLO module; print it back as HLO text");
-cl::SubCommand compileCommand("compile", "Compile an HLO module for a target: an object file and "
-                                         "a C/C++ header (or assembly, LLVM IR)");
+cl::SubCommand compileCommand("compile", "Compile an HLO module for one target into an object file "
+                                         "and a C/C++ header (or assembly, LLVM IR), or for one "
+                                         "or more targets into a .mote package");
 cl::SubCommand runSubcommand("run", "Compile an HLO module for a target, run it natively or under "
                                     "QEMU, and print the result as eval does");
 cl::SubCommand reportCommand("report", "Report a module's ops, memory plan (arena against its "
@@ -79,18 +80,20 @@ cl::opt<std::string> targetTriples("target",
 cl::opt<std::string> targetCpu("cpu", cl::desc("Target CPU (default: the target's default)"),
                                cl::value_desc("cpu"), cl::sub(compileCommand),
                                cl::sub(runSubcommand), cl::sub(reportCommand),
-                                   cl::cat(motecCategory));
+                               cl::cat(motecCategory));
 cl::opt<std::string> targetFeatures("features",
                                     cl::desc("CPU features added to the target's defaults, "
                                              "LLVM-style: +v,-c"),
                                     cl::value_desc("+f,-g"), cl::sub(compileCommand),
                                     cl::sub(runSubcommand), cl::sub(reportCommand),
-                                   cl::cat(motecCategory));
+                                    cl::cat(motecCategory));
 cl::opt<bool> reportJson("json", cl::desc("Print the report as JSON"), cl::sub(reportCommand),
                          cl::cat(motecCategory));
 cl::opt<std::string> compileOutput("o",
-                                   cl::desc("Output: <path>.o and <path>.h; with --emit, exactly "
-                                            "<path> ('-' for standard output)"),
+                                   cl::desc("Output: <path>.mote writes a package (one code "
+                                            "object per --target); any other <path> writes "
+                                            "<path>.o and <path>.h; with --emit, exactly <path> "
+                                            "('-' for standard output, except packages)"),
                                    cl::value_desc("path"), cl::sub(compileCommand),
                                    cl::cat(motecCategory));
 cl::opt<std::string> symbolName("name",
@@ -100,7 +103,7 @@ cl::opt<std::string> symbolName("name",
                                 cl::cat(motecCategory));
 cl::opt<std::string> emitKind("emit",
                               cl::desc("Emit one kind of output instead of object + header: "
-                                       "obj, asm, llvm or header"),
+                                       "obj, asm, llvm, header or package"),
                               cl::value_desc("kind"), cl::sub(compileCommand),
                               cl::cat(motecCategory));
 cl::opt<unsigned> runTimeout("timeout",
@@ -137,8 +140,7 @@ bool checkCommandName(int argc, const char **argv) {
     if (arg.starts_with("-"))
       continue; // top-level flags such as --help and --version come first
     if (arg == "check" || arg == "eval" || arg == "print" || arg == "compile" || arg == "run" ||
-        arg == "report" ||
-        arg == "targets")
+        arg == "report" || arg == "targets")
       return true;
     errs() << "motec: error: unknown command '" << arg << "' (expected one of " << kCommands
            << "; see 'motec --help')\n";
@@ -197,9 +199,9 @@ ExitCode runCommand() {
 
 int main(int argc, const char **argv) {
   cl::SetVersionPrinter(printVersion);
-  for (cl::SubCommand *sub : {&cl::SubCommand::getTopLevel(), &checkCommand, &evalCommand,
-                              &printCommand, &compileCommand, &runSubcommand, &reportCommand,
-                              &targetsCommand})
+  for (cl::SubCommand *sub :
+       {&cl::SubCommand::getTopLevel(), &checkCommand, &evalCommand, &printCommand, &compileCommand,
+        &runSubcommand, &reportCommand, &targetsCommand})
     cl::HideUnrelatedOptions(motecCategory, *sub);
   if (!checkCommandName(argc, argv))
     return ExitBadCommandLine;

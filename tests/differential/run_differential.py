@@ -8,16 +8,29 @@ approximations differ from the host libm the evaluator uses); NaN matches any
 NaN. Inputs mix random values with the edge cases that break code generators:
 NaN, infinities, signed zeros, subnormals, halfway cases for rounding, and
 INT_MIN/INT_MAX/-1 for integers. A case with `// inputs: seed` uses motec's
-own seeded inputs instead (loop counters and tuple parameters).
+own seeded inputs instead (loop counters and tuple parameters). A case that
+sums floats in a different order than the evaluator (which sums in double)
+states `// sum-error: E`: an element also matches within E times the largest
+magnitude in its result, the way a float sum's error bound scales.
+
+Targets spelled `package:<triple>[:cpu[:features]]` go through a package
+instead: `motec compile case.hlo --target=<triple> -o case.mote`, then
+`[--runner ...] mote-run case.mote --input ... --output ...` (e.g. with
+`--runner "qemu-riscv64 -cpu rv64,v=true"`), so the loader, the code
+selection and the host port are tested on every architecture. Packages take
+.npy inputs only, so seeded cases get inputs of motec's kind as files.
 
 Usage: run_differential.py --motec build/bin/motec --target x86_64-linux-gnu
        [--target aarch64-linux-gnu] [--target riscv64-linux-gnu:generic-rv64:+v]
+       [--mote-run bin/mote-run-aarch64-linux-gnu --runner "qemu-aarch64 -L /usr/aarch64-linux-gnu"
+        --target package:aarch64-linux-gnu]
        [cases...]
 Exit status: 0 when every case matches on every target, 1 otherwise.
 """
 import argparse
 import os
 import re
+import shlex
 import subprocess
 import sys
 import tempfile
@@ -36,6 +49,27 @@ EXPECTED_FAILURES = {
         "narrowing conversion f32 -> s8/u8/s16/u16 vectorises to; the scalar build of the same "
         "case matches",
 }
+
+# A package target's prefix; an entry keyed (case, PACKAGE_PREFIX + "*") covers
+# every package target, and a package target also inherits the entries of the
+# target it wraps (the same code runs on the same emulator).
+PACKAGE_PREFIX = "package:"
+EXPECTED_FAILURES.update({
+    ("interface", PACKAGE_PREFIX + "*"):
+        "tuple parameter: the evaluator takes tuples only as its own seeded inputs, which cannot "
+        "be handed to mote-run as .npy files",
+})
+
+
+def expected_failure(name, target):
+    keys = [target]
+    if target.startswith(PACKAGE_PREFIX):
+        keys += [target[len(PACKAGE_PREFIX):], PACKAGE_PREFIX + "*"]
+    for key in keys:
+        if (name, key) in EXPECTED_FAILURES:
+            return EXPECTED_FAILURES[(name, key)]
+    return None
+
 
 NUMPY_TYPES = {
     "pred": np.bool_, "s8": np.int8, "s16": np.int16, "s32": np.int32, "s64": np.int64,
@@ -76,7 +110,22 @@ def parse_entry(motec, case):
             section.append((m.group(1), m.group(2), dims))
         elif re.match(r"  \S", line):
             section = None
+    if any(dtype is None for _, dtype, _ in params):
+        params = entry_parameters_from_text(case, params)
     return params, results
+
+
+def entry_parameters_from_text(case, params):
+    """Fills in the array parameters `motec check` cut short, from the case's
+    own ENTRY text (cases declare each parameter on its own line)."""
+    text = open(case).read()
+    entry = text[text.find("ENTRY"):]
+    found = {}
+    pattern = r"^\s*%?([\w.\-]+)\s*=\s*(\w+)\[([\d,]*)\](?:\{[^}]*\})?\s+parameter\((\d+)\)"
+    for m in re.finditer(pattern, entry, re.MULTILINE):
+        dims = [int(d) for d in m.group(3).split(",") if d]
+        found[int(m.group(4))] = (m.group(1), m.group(2), dims)
+    return [found.get(i, p) if p[1] is None else p for i, p in enumerate(params)]
 
 
 def make_input(rng, dtype, dims):
@@ -106,6 +155,16 @@ def make_input(rng, dtype, dims):
         return values.astype(NUMPY_TYPES[dtype]).reshape(dims)
 
 
+def make_seeded_input(rng, dtype, dims):
+    """Inputs of the kind `motec --seed` generates: floats uniform in [-1, 1),
+    integers uniform in [0, 8), pred random (loop counters stay small)."""
+    if dtype == "pred":
+        return rng.integers(0, 2, size=dims).astype(np.bool_)
+    if dtype.startswith(("s", "u")):
+        return rng.integers(0, 8, size=dims).astype(NUMPY_TYPES[dtype])
+    return rng.uniform(-1.0, 1.0, size=dims).astype(NUMPY_TYPES[dtype])
+
+
 def ordered_keys(array, dtype):
     """Integers whose differences count ULPs between floats of `dtype`."""
     if dtype == "bf16":
@@ -118,8 +177,12 @@ def ordered_keys(array, dtype):
     return np.where(bits < 0, -magnitude, magnitude)
 
 
-def compare(expected, actual, dtype, ulp):
-    """None if they match, else a description of the first mismatch."""
+def compare(expected, actual, dtype, ulp, sum_error=0.0):
+    """None if they match, else a description of the first mismatch.
+
+    sum_error > 0 also accepts |actual - expected| <= sum_error * max|expected|
+    over the result: the error bound of a float sum, which scales with the
+    largest term rather than with each (possibly cancelled) result."""
     if expected.shape != actual.shape:
         return f"shape {actual.shape} != {expected.shape}"
     if dtype not in ("f16", "bf16", "f32", "f64"):
@@ -140,6 +203,11 @@ def compare(expected, actual, dtype, ulp):
         close = (np.abs(ke - ka) <= ulp) & (inf_e == inf_a) & \
             (np.isnan(e.astype(np.float64)) == np.isnan(a.astype(np.float64)))
         same = close | both_nan
+        if sum_error > 0:
+            e64, a64 = e.astype(np.float64), a.astype(np.float64)
+            finite = np.isfinite(e64)
+            scale = np.max(np.abs(e64[finite])) if finite.any() else 0.0
+            same |= finite & (np.abs(e64 - a64) <= sum_error * scale)
     bad = np.flatnonzero(~same)
     if bad.size:
         i = bad[0]
@@ -148,15 +216,40 @@ def compare(expected, actual, dtype, ulp):
     return None
 
 
-def run_case(motec, case, targets, work):
+def run_package(motec, mote_run, runner, case, target, input_args, actual_paths, path):
+    """Compiles `case` into a package for a `package:` target and runs it with
+    mote-run; None on success, else what failed."""
+    triple, _, rest = target[len(PACKAGE_PREFIX):].partition(":")
+    cpu, _, features = rest.partition(":")
+    cmd = [motec, "compile", case, f"--target={triple}", "-o", path]
+    if cpu:
+        cmd.append(f"--cpu={cpu}")
+    if features:
+        cmd.append(f"--features={features}")
+    compiled = subprocess.run(cmd, capture_output=True, text=True)
+    if compiled.returncode != 0:
+        return f"motec compile failed ({compiled.returncode}): {compiled.stderr.strip()[-2000:]}"
+    cmd = list(runner) + [mote_run, path] + input_args
+    for output in actual_paths:
+        cmd += ["--output", output]
+    run = subprocess.run(cmd, capture_output=True, text=True)
+    if run.returncode != 0:
+        return f"mote-run failed ({run.returncode}): {run.stderr.strip()[-2000:]}"
+    return None
+
+
+def run_case(motec, case, targets, work, mote_run=None, runner=()):
     text = open(case).read()
     ulp_match = re.search(r"//\s*ulp:\s*(\d+)", text)
     ulp = int(ulp_match.group(1)) if ulp_match else 0
+    sum_match = re.search(r"//\s*sum-error:\s*([0-9.eE+-]+)", text)
+    sum_error = float(sum_match.group(1)) if sum_match else 0.0
     seeded = re.search(r"//\s*inputs:\s*seed", text) is not None
     params, results = parse_entry(motec, case)
     name = os.path.splitext(os.path.basename(case))[0]
+    tuple_params = any("{" in p[0] or p[1] is None for p in params)
     input_args = []
-    if seeded or any("{" in p[0] or p[1] is None for p in params):
+    if seeded or tuple_params:
         input_args = ["--seed", "7"]
     else:
         rng = np.random.default_rng(zlib.crc32(name.encode()))
@@ -168,20 +261,63 @@ def run_case(motec, case, targets, work):
     def outputs(tag):
         return [os.path.join(work, f"{name}.{tag}.out{i}.npy") for i in range(len(results))]
 
-    expected_paths = outputs("eval")
-    cmd = [motec, "eval", case] + input_args
-    for path in expected_paths:
-        cmd += ["--output", path]
-    ref = subprocess.run(cmd, capture_output=True, text=True)
-    if ref.returncode != 0:
-        return {t: f"motec eval failed: {ref.stderr.strip()}" for t in targets}
+    def evaluate(args, tag):
+        """Expected result paths, and an error message when eval failed."""
+        paths = outputs(tag)
+        cmd = [motec, "eval", case] + args
+        for path in paths:
+            cmd += ["--output", path]
+        ref = subprocess.run(cmd, capture_output=True, text=True)
+        return paths, (f"motec eval failed: {ref.stderr.strip()}" if ref.returncode else None)
+
+    def mismatches(expected_paths, actual_paths):
+        problems = []
+        for (rname, dtype, _), e_path, a_path in zip(results, expected_paths, actual_paths):
+            expected = np.load(e_path)
+            dtype = dtype or NPY_NAMES.get(expected.dtype.str[1:], "?")
+            problem = compare(expected, np.load(a_path), dtype, ulp, sum_error)
+            if problem:
+                problems.append(f"result {rname} ({dtype}): {problem}")
+        return "; ".join(problems) or None
+
+    expected_paths, eval_error = evaluate(input_args, "eval")
+    # Packages take .npy files only: seeded cases get seeded-style files.
+    package_args, package_expected, package_error = input_args, expected_paths, eval_error
+    if input_args[:1] == ["--seed"] and not tuple_params and \
+            any(t.startswith(PACKAGE_PREFIX) for t in targets):
+        rng = np.random.default_rng(7)
+        package_args = []
+        for i, (pname, dtype, dims) in enumerate(params):
+            path = os.path.join(work, f"{name}.seeded.in{i}.npy")
+            np.save(path, make_seeded_input(rng, dtype, dims))
+            package_args += ["--input", path]
+        package_expected, package_error = evaluate(package_args, "eval_npy")
 
     failures = {}
     for target in targets:
-        triple, _, rest = target.partition(":")
-        cpu, _, features = rest.partition(":")
         tag = re.sub(r"[^A-Za-z0-9]", "_", target)
         actual_paths = outputs(tag)
+        if target.startswith(PACKAGE_PREFIX):
+            if tuple_params:
+                failures[target] = "tuple parameters cannot be given as .npy files"
+                continue
+            if package_error:
+                failures[target] = package_error
+                continue
+            if not mote_run:
+                failures[target] = "package targets need --mote-run"
+                continue
+            problem = run_package(motec, mote_run, runner, case, target, package_args,
+                                  actual_paths, os.path.join(work, f"{name}.{tag}.mote"))
+            problem = problem or mismatches(package_expected, actual_paths)
+            if problem:
+                failures[target] = problem
+            continue
+        if eval_error:
+            failures[target] = eval_error
+            continue
+        triple, _, rest = target.partition(":")
+        cpu, _, features = rest.partition(":")
         cmd = [motec, "run", case, f"--target={triple}"] + input_args
         if cpu:
             cmd.append(f"--cpu={cpu}")
@@ -193,15 +329,9 @@ def run_case(motec, case, targets, work):
         if run.returncode != 0:
             failures[target] = f"motec run failed ({run.returncode}): {run.stderr.strip()[-2000:]}"
             continue
-        problems = []
-        for (rname, dtype, _), e_path, a_path in zip(results, expected_paths, actual_paths):
-            expected = np.load(e_path)
-            dtype = dtype or NPY_NAMES.get(expected.dtype.str[1:], "?")
-            problem = compare(expected, np.load(a_path), dtype, ulp)
-            if problem:
-                problems.append(f"result {rname} ({dtype}): {problem}")
-        if problems:
-            failures[target] = "; ".join(problems)
+        problem = mismatches(expected_paths, actual_paths)
+        if problem:
+            failures[target] = problem
     return failures
 
 
@@ -209,7 +339,10 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--motec", required=True)
     parser.add_argument("--target", action="append", required=True,
-                        help="triple[:cpu[:features]]")
+                        help="triple[:cpu[:features]], or package:triple[:cpu[:features]]")
+    parser.add_argument("--mote-run", help="the mote-run program for package: targets")
+    parser.add_argument("--runner", default="",
+                        help="command that runs mote-run, e.g. 'qemu-aarch64 -L /usr/aarch64-linux-gnu'")
     parser.add_argument("cases", nargs="*")
     args = parser.parse_args()
     cases = args.cases or sorted(
@@ -219,9 +352,10 @@ def main():
     with tempfile.TemporaryDirectory(prefix="mote-diff-") as work:
         for case in cases:
             name = os.path.splitext(os.path.basename(case))[0]
-            failures = run_case(args.motec, case, args.target, work)
+            failures = run_case(args.motec, case, args.target, work, args.mote_run,
+                                shlex.split(args.runner))
             for target in args.target:
-                reason = EXPECTED_FAILURES.get((name, target))
+                reason = expected_failure(name, target)
                 failure = failures.get(target)
                 if failure and reason:
                     print(f"XFAIL {name} [{target}]: {reason}")

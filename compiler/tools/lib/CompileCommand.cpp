@@ -4,19 +4,25 @@
 #include "ModuleFile.h"
 #include "RunCompile.h"
 
+#include "Toolchain.h"
+
 #include "output/HeaderWriter.h"
 #include "output/ObjectEmitter.h"
+#include "output/PackageWriter.h"
 
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Program.h"
 
+#include <algorithm>
 #include <optional>
 
 namespace mote::tools {
 
 namespace {
 
-enum class Emit { ObjectAndHeader, Object, Assembly, LlvmIr, Header };
+enum class Emit { ObjectAndHeader, Object, Assembly, LlvmIr, Header, Package };
 
 std::optional<Emit> parseEmit(llvm::StringRef text) {
   return llvm::StringSwitch<std::optional<Emit>>(text)
@@ -25,6 +31,7 @@ std::optional<Emit> parseEmit(llvm::StringRef text) {
       .Case("asm", Emit::Assembly)
       .Case("llvm", Emit::LlvmIr)
       .Case("header", Emit::Header)
+      .Case("package", Emit::Package)
       .Default(std::nullopt);
 }
 
@@ -51,20 +58,102 @@ bool writeOutput(llvm::StringRef path, llvm::StringRef bytes, llvm::raw_ostream 
   return true;
 }
 
+/// The target's libgcc.a, asked of its C compiler, or "" when there is none:
+/// code objects take soft-float and division helpers from it. A missing
+/// compiler is not an error here; the link names what is then undefined.
+std::string findLibgcc(const target::TargetSpec &spec) {
+  auto toolchain = findToolchain(spec);
+  if (!toolchain) {
+    llvm::consumeError(toolchain.takeError());
+    return "";
+  }
+  llvm::SmallString<128> outputPath;
+  if (llvm::sys::fs::createTemporaryFile("mote-libgcc", "txt", outputPath))
+    return "";
+  std::vector<llvm::StringRef> args = {toolchain->compiler};
+  for (const std::string &flag : toolchain->compileFlags)
+    args.push_back(flag);
+  args.push_back("-print-libgcc-file-name");
+  std::optional<llvm::StringRef> redirects[] = {std::nullopt, llvm::StringRef(outputPath),
+                                                llvm::StringRef("")};
+  int status = llvm::sys::ExecuteAndWait(toolchain->compiler, args, std::nullopt, redirects, 30);
+  auto text = llvm::MemoryBuffer::getFile(outputPath);
+  llvm::sys::fs::remove(outputPath);
+  if (status != 0 || !text)
+    return "";
+  std::string path = (*text)->getBuffer().trim().str();
+  return llvm::sys::fs::exists(path) ? path : "";
+}
+
+/// `motec compile ... -o model.mote`: one code object per target in one
+/// package. --cpu and --features apply to every target.
+ExitCode writePackageOutput(const CompileCommandOptions &options,
+                            const std::vector<target::TargetSpec> &specs,
+                            llvm::StringRef outputPath, llvm::raw_ostream &out,
+                            llvm::raw_ostream &errs) {
+  if (outputPath == "-") {
+    errs << "error: a package cannot go to standard output; give -o <path>.mote\n";
+    return ExitBadCommandLine;
+  }
+  output::PackageContents contents;
+  for (const target::TargetSpec &spec : specs) {
+    // Compiling changes the module in place: each target starts from the file.
+    auto module = loadModuleReportingErrors(options.modulePath, errs);
+    if (!module)
+      return ExitInvalidInput;
+    auto compiled = compileForTarget(*module, spec, options.name, errs);
+    if (auto *code = std::get_if<ExitCode>(&compiled))
+      return *code;
+    auto &model = std::get<output::CompiledModel>(compiled);
+    auto object = output::emitModule(*model.module, *model.machine, output::EmitKind::Object);
+    if (!object) {
+      errs << "error: " << llvm::toString(object.takeError()) << '\n';
+      return ExitInternalError;
+    }
+    output::CodeObjectInputs inputs;
+    inputs.object = *object;
+    inputs.symbolPrefix = model.signature.name;
+    inputs.modelModule = model.module.get();
+    inputs.machine = model.machine.get();
+    if (std::string libgcc = findLibgcc(spec); !libgcc.empty())
+      inputs.archives.push_back(libgcc);
+    auto code = output::linkCodeObject(inputs);
+    if (!code) {
+      errs << "error: " << spec.triple << ": " << llvm::toString(code.takeError()) << '\n';
+      return ExitUnsupported;
+    }
+    if (contents.codes.empty()) {
+      contents.modelName = model.signature.name;
+      contents.signature = model.signature;
+    }
+    // The package's memory plan covers every target's scratch needs.
+    contents.signature.scratchSize =
+        std::max(contents.signature.scratchSize, model.signature.scratchSize);
+    contents.signature.scratchAlignment =
+        std::max(contents.signature.scratchAlignment, model.signature.scratchAlignment);
+    contents.codes.push_back({spec.triple, spec.cpu, spec.features, std::move(*code)});
+  }
+  return writeOutput(outputPath, output::writePackage(contents), out, errs) ? ExitOk
+                                                                            : ExitInvalidInput;
+}
+
 } // namespace
 
 ExitCode runCompile(const CompileCommandOptions &options, llvm::raw_ostream &out,
                     llvm::raw_ostream &errs) {
   std::optional<Emit> emit = parseEmit(options.emit);
   if (!emit) {
-    errs << "error: unknown --emit=" << options.emit << " (expected obj, asm, llvm or header)\n";
+    errs << "error: unknown --emit=" << options.emit
+         << " (expected obj, asm, llvm, header or package)\n";
     return ExitBadCommandLine;
   }
   llvm::StringRef outputPath = options.outputPath;
-  if (outputPath.ends_with(".mote")) {
-    errs << "error: .mote package output is not supported yet; give -o without .mote for an "
-            "object and header\n";
-    return ExitUnsupported;
+  // The output kind follows -o's extension unless --emit says otherwise.
+  if (*emit == Emit::ObjectAndHeader && outputPath.ends_with(".mote"))
+    emit = Emit::Package;
+  if (*emit == Emit::Package && outputPath.empty()) {
+    errs << "error: no output file: give -o <path>.mote\n";
+    return ExitBadCommandLine;
   }
   if (outputPath.empty()) {
     if (*emit == Emit::ObjectAndHeader || *emit == Emit::Object) {
@@ -82,9 +171,11 @@ ExitCode runCompile(const CompileCommandOptions &options, llvm::raw_ostream &out
   if (auto *code = std::get_if<ExitCode>(&resolved))
     return *code;
   auto &specs = std::get<std::vector<target::TargetSpec>>(resolved);
+  if (*emit == Emit::Package)
+    return writePackageOutput(options, specs, outputPath, out, errs);
   if (specs.size() != 1) {
     errs << "error: " << specs.size()
-         << " targets need a .mote package (not supported yet); an object is for one target\n";
+         << " targets need a package (-o <path>.mote); an object is for one target\n";
     return ExitBadCommandLine;
   }
 

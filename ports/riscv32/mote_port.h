@@ -1,0 +1,22 @@
+/*===- ports/riscv32/mote_port.h - What this port gives firmware -----------===
+ *
+ * The port contract (mote/port.h) on bare-metal RV32 (QEMU virt). main's
+ * return value becomes the exit status (startup.c); puts and putchar from
+ * <stdio.h> go to the same semihosting console as mote_port_write.
+ *
+ * - TransferManager: the runtime's direct-memory one with MOTE_PORT_ALIGNMENT.
+ * - env: none, since there is one hart and no scheduler.
+ * - make_executable: memory is executable in machine mode without PMP, so it
+ *   only orders the writes before instruction fetch (fence.i).
+ *
+ *===----------------------------------------------------------------------===*/
+#ifndef MOTE_PORT_H
+#define MOTE_PORT_H
+
+/* Alignment of device buffers and of host memory used in place: the widest
+ * access generated code makes is 8 bytes. */
+#define MOTE_PORT_ALIGNMENT 8u
+
+#include "mote/port.h"
+
+#endif /* MOTE_PORT_H */

@@ -1,0 +1,27 @@
+/*===- ports/riscv32/port.c - The runtime services of the RV32 port -------===
+ *
+ * One core, one address space: the TransferManager is the runtime's
+ * direct-memory one at the port's alignment, env offers no parallelism, and
+ * loaded code needs only a barrier to become executable.
+ *
+ *===----------------------------------------------------------------------===*/
+#include "mote_port.h"
+
+mote_status mote_port_transfer_init(mote_direct_transfer *storage, mote_arena *arena,
+                                    mote_transfer_manager *out_transfer) {
+  return mote_direct_transfer_init(storage, arena, MOTE_PORT_ALIGNMENT, out_transfer);
+}
+
+static const mote_env kEnv = {0, 0};
+
+const mote_env *mote_port_env(void) { return &kEnv; }
+
+mote_status mote_port_make_executable(void *user, void *memory, size_t size) {
+  (void)user;
+  (void)memory;
+  (void)size;
+  /* Zifencei is its own extension to GCC 12. */
+  __asm__ volatile(".option push\n\t.option arch, +zifencei\n\tfence.i\n\t.option pop" ::
+                       : "memory");
+  return MOTE_OK;
+}

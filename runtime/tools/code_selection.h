@@ -1,0 +1,33 @@
+//===- code_selection.h - Which code object fits the machine we run on ----===//
+//
+// A fat package holds code for several triples and CPU feature sets; the
+// one to load is the one built for this program's own triple whose required
+// features the CPU has. The triple comes from the compiler that built
+// mote-run; the features from the kernel (AT_HWCAP) or cpuid, so a riscv64
+// machine without the vector extension falls back to the plain code.
+//
+//===----------------------------------------------------------------------===//
+#ifndef MOTE_RUNTIME_TOOLS_CODE_SELECTION_H
+#define MOTE_RUNTIME_TOOLS_CODE_SELECTION_H
+
+#include <cstdint>
+#include <string>
+
+#include "mote/package.h"
+
+namespace mote::run {
+
+/// The target triple this program was built for ("" when Mote has none).
+const char *machineTriple();
+
+/// The CPU features of the running machine, LLVM-style ("+m,+a,+v").
+std::string machineFeatures();
+
+/// Picks the code object for `triple` and `features` (see
+/// mote_package_select): MOTE_NO_MATCHING_CODE when none fits.
+mote_status selectCode(const mote_package *package, const char *triple, const std::string &features,
+                       uint32_t *out_index);
+
+} // namespace mote::run
+
+#endif // MOTE_RUNTIME_TOOLS_CODE_SELECTION_H

@@ -1,0 +1,159 @@
+#!/usr/bin/env python3
+"""Tests of the mote-run command line: exit codes and messages for bad input,
+the --bench line, thread-count independence, and code selection by CPU
+features. Runs mote-run natively, or under an emulator with --runner.
+
+Usage: mote_run_test.py --motec bin/motec --mote-run bin/mote-run --triple x86_64-linux-gnu
+       [--runner "qemu-riscv64 -L /usr/riscv64-linux-gnu"]
+       [--vector-runner "qemu-riscv64 -cpu rv64,v=true,vext_spec=v1.0,vlen=128 -L ..."]
+Exit status: 0 when every check passes, 1 otherwise.
+"""
+import argparse
+import os
+import re
+import shlex
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+
+# Two arguments of different types, so a wrong dtype has a name to report.
+MODEL = """HloModule scaled_sum
+
+ENTRY main {
+  values = f32[4,8] parameter(0)
+  counts = s32[8] parameter(1)
+  widened = f32[8] convert(counts)
+  scale = f32[4,8] broadcast(widened), dimensions={1}
+  product = f32[4,8] multiply(values, scale)
+  zero = f32[] constant(0)
+  ROOT total = f32[4] reduce(product, zero), dimensions={1}, to_apply=add
+}
+
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT sum = f32[] add(a, b)
+}
+"""
+
+failures = []
+
+
+def check(condition, what, detail=""):
+    print(f"{'ok  ' if condition else 'FAIL'} {what}" + (f": {detail}" if detail and not condition
+                                                        else ""))
+    if not condition:
+        failures.append(what)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--motec", required=True)
+    parser.add_argument("--mote-run", required=True)
+    parser.add_argument("--triple", required=True)
+    parser.add_argument("--runner", default="")
+    parser.add_argument("--vector-runner", default="")
+    args = parser.parse_args()
+    runner = shlex.split(args.runner)
+
+    def mote_run(*rest, via=None):
+        cmd = (runner if via is None else via) + [args.mote_run] + list(rest)
+        return subprocess.run(cmd, capture_output=True, text=True)
+
+    with tempfile.TemporaryDirectory(prefix="mote-run-test-") as work:
+        hlo = os.path.join(work, "scaled_sum.hlo")
+        open(hlo, "w").write(MODEL)
+        package = os.path.join(work, "scaled_sum.mote")
+        subprocess.run([args.motec, "compile", hlo, f"--target={args.triple}", "-o", package],
+                       check=True)
+        rng = np.random.default_rng(3)
+        values, counts = os.path.join(work, "values.npy"), os.path.join(work, "counts.npy")
+        np.save(values, rng.standard_normal((4, 8)).astype(np.float32))
+        np.save(counts, rng.integers(-5, 5, size=8).astype(np.int32))
+        expected = os.path.join(work, "expected.npy")
+        subprocess.run([args.motec, "eval", hlo, "--input", values, "--input", counts,
+                        "--output", expected], check=True, capture_output=True)
+
+        out1 = os.path.join(work, "out1.npy")
+        run = mote_run(package, "--input", values, "--input", counts, "--output", out1,
+                       "--threads", "1")
+        check(run.returncode == 0, "runs and writes the result", run.stderr)
+        if run.returncode == 0:
+            same = np.array_equal(np.load(out1), np.load(expected))
+            check(same, "result matches motec eval bit for bit")
+
+        out2 = os.path.join(work, "out2.npy")
+        run = mote_run(package, "--input", values, "--input", counts, "--output", out2,
+                       "--threads", "2")
+        check(run.returncode == 0 and open(out1, "rb").read() == open(out2, "rb").read(),
+              "--threads 2 writes the same bytes as --threads 1", run.stderr)
+
+        run = mote_run(package, "--input", values, "--input", counts)
+        check(run.returncode == 0 and re.match(r"result 0 '[^']*': f32\[4\] = \[", run.stdout),
+              "prints a summary without --output", run.stdout + run.stderr)
+
+        run = mote_run(package, "--input", values, "--input", counts, "--bench", "5")
+        check(run.returncode == 0 and re.fullmatch(
+            r"latency_ms min=[0-9.]+ median=[0-9.]+ runs=5\n", run.stdout),
+            "--bench prints exactly one latency line", repr(run.stdout) + run.stderr)
+
+        wrong = os.path.join(work, "wrong.npy")
+        np.save(wrong, np.zeros(8, np.float32))
+        run = mote_run(package, "--input", values, "--input", wrong)
+        check(run.returncode == 1 and "argument 1 ('counts', s32[8])" in run.stderr
+              and "f4[8]" in run.stderr, "wrong dtype: exit 1 naming the argument", run.stderr)
+
+        np.save(wrong, np.zeros((4, 9), np.float32))
+        run = mote_run(package, "--input", wrong, "--input", counts)
+        check(run.returncode == 1 and "argument 0 ('values', f32[4,8])" in run.stderr,
+              "wrong shape: exit 1 naming the argument", run.stderr)
+
+        run = mote_run(package, "--input", values)
+        check(run.returncode == 1 and "takes 2 inputs, 1 given" in run.stderr,
+              "missing input: exit 1", run.stderr)
+
+        data = bytearray(open(package, "rb").read())
+        data[len(data) // 2] ^= 0x55
+        corrupt = os.path.join(work, "corrupt.mote")
+        open(corrupt, "wb").write(data)
+        run = mote_run(corrupt, "--input", values, "--input", counts)
+        check(run.returncode == 1 and "digest" in run.stderr.lower(),
+              "corrupt package: exit 1 with the status message", run.stderr)
+
+        open(corrupt, "wb").write(bytes(data[:40]))
+        run = mote_run(corrupt, "--input", values, "--input", counts)
+        check(run.returncode == 1 and "mote-run: " + corrupt + ": " in run.stderr,
+              "truncated package: exit 1 with the status message", run.stderr)
+
+        run = mote_run(package, "--bench", "x")
+        check(run.returncode == 2, "bad command line: exit 2", run.stderr)
+
+        other = "riscv64-linux-gnu" if not args.triple.startswith("riscv64") else "aarch64-linux-gnu"
+        foreign = os.path.join(work, "foreign.mote")
+        subprocess.run([args.motec, "compile", hlo, f"--target={other}", "-o", foreign], check=True)
+        run = mote_run(foreign, "--input", values, "--input", counts)
+        check(run.returncode == 3 and "no code for this machine" in run.stderr,
+              "package without code for this machine: exit 3", run.stderr)
+
+        if args.vector_runner:
+            # Code that needs +v runs only where the CPU has V.
+            vector = os.path.join(work, "vector.mote")
+            subprocess.run([args.motec, "compile", hlo, f"--target={args.triple}",
+                            "--features=+v", "-o", vector], check=True)
+            run = mote_run(vector, "--input", values, "--input", counts)
+            check(run.returncode == 3, "+v code refused on a CPU without V", run.stderr)
+            out3 = os.path.join(work, "out3.npy")
+            run = mote_run(vector, "--input", values, "--input", counts, "--output", out3,
+                           "--verbose", via=shlex.split(args.vector_runner))
+            check(run.returncode == 0 and "+v" in run.stderr and
+                  np.array_equal(np.load(out3), np.load(expected)),
+                  "+v code runs on a CPU with V and matches", run.stderr)
+
+    print(f"{len(failures)} failed")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
