@@ -66,6 +66,11 @@ cl::opt<bool> printFull("print-full",
                         cl::desc("Print every element of the result (large arrays are "
                                  "summarised by default)"),
                         cl::sub(evalCommand), cl::sub(runSubcommand), cl::cat(motecCategory));
+cl::opt<std::string> saveInputs("save-inputs",
+                              cl::desc("Also write the arguments (given or generated) to "
+                                       "<dir>/input<N>.npy, one per array in flattened tuple "
+                                       "order, as mote-run takes them"),
+                              cl::value_desc("dir"), cl::sub(evalCommand), cl::cat(motecCategory));
 cl::opt<uint64_t> maxWhileIterations("max-while-iterations",
                                      cl::desc("Fail when a while loop runs longer than this"),
                                      cl::init(uint64_t(1) << 31), cl::sub(evalCommand),
@@ -192,6 +197,7 @@ ExitCode runCommand() {
   options.seed = seed;
   options.printFull = printFull;
   options.maxWhileIterations = maxWhileIterations;
+  options.saveInputsDir = saveInputs;
   return runEval(options, outs(), errs());
 }
 

@@ -8,7 +8,10 @@ For every CORPUS/files/*.hlo:
              not support the module (counted apart, with motec's reason)
   run        with --run-target T: `motec run FILE --target=T` on the same inputs
              matches eval (integers exactly; floats within the bound below);
-             exit 3 means code generation does not support the module yet
+             exit 3 means code generation does not support the module yet.
+             A target `package:T` instead compiles FILE into a .mote package for
+             T and runs it with --mote-run (under --runner, e.g. qemu-aarch64),
+             on the inputs `motec eval --save-inputs` wrote
 
 Prints a table and a summary line, writes a TSV report if asked, and exits 1 if
 anything supported failed. Exits 77 (ctest's skip code) when the corpus folder
@@ -18,6 +21,8 @@ results with NumPy.
 import argparse
 import concurrent.futures
 import os
+import re
+import shlex
 import shutil
 import signal
 import subprocess
@@ -34,6 +39,7 @@ EXIT_UNSUPPORTED = 3
 FLOAT_ULP_BOUND = 64
 RELATIVE_TOLERANCE = 1e-5
 SKIP = 77
+PACKAGE_PREFIX = "package:"
 
 # Files in the corpus that are not valid HLO (XLA's verifier rejects them too):
 # motec check must refuse each with this located error, and nothing more is run.
@@ -124,6 +130,8 @@ def check_file(motec, path, args):
     results = result_count(check_out.decode("utf-8", "replace")) if code == 0 else 0
     outputs = [os.path.join(work, f"eval{i}.npy") for i in range(results)]
     eval_command = [motec, "eval", path, "--seed", str(args.seed)]
+    if any(t.startswith(PACKAGE_PREFIX) for t in args.run_target):
+        eval_command += ["--save-inputs", work]
     if args.run_target:
         for output in outputs:
             eval_command += ["--output", output]
@@ -159,16 +167,66 @@ def result_count(check_output):
     return 0
 
 
+VECTOR_CPU = "rv64,v=true,vext_spec=v1.0,vlen=128"
+
+
+def mote_run_command(triple, features, args):
+    """How to start mote-run for `triple`: --mote-run/--runner when given,
+    else <--mote-run-dir>/mote-run-<triple> under qemu-user (the host's own
+    mote-run for x86_64), with the vector CPU when the features ask for V."""
+    if args.mote_run:
+        return shlex.split(args.runner) + [args.mote_run]
+    if triple == "x86_64-linux-gnu":
+        return [os.path.join(args.mote_run_dir, "mote-run")]
+    arch = triple.split("-")[0]
+    runner = [f"qemu-{arch}"]
+    if arch == "riscv64" and "+v" in features:
+        runner += ["-cpu", VECTOR_CPU]
+    return runner + ["-L", f"/usr/{triple}", os.path.join(args.mote_run_dir, f"mote-run-{triple}")]
+
+
+def package_run(motec, path, target, outputs, work, args):
+    """Compiles `path` into a package for `target` (package:T[:cpu[:features]])
+    and runs it with mote-run on the saved inputs; returns run()'s tuple."""
+    triple, _, rest = target[len(PACKAGE_PREFIX):].partition(":")
+    cpu, _, features = rest.partition(":")
+    package = os.path.join(work, re.sub(r"[^A-Za-z0-9]", "_", target) + ".mote")
+    command = [motec, "compile", path, f"--target={triple}", "-o", package]
+    if cpu:
+        command.append(f"--cpu={cpu}")
+    if features:
+        command.append(f"--features={features}")
+    code, out, err, seconds = run(command, args.run_timeout)
+    if code != 0:
+        return code, out, err, seconds
+    inputs = sorted((name for name in os.listdir(work) if re.fullmatch(r"input\d+\.npy", name)),
+                    key=lambda name: int(name[5:-4]))
+    # mote-run detects the machine's features itself (the vector CPU has V).
+    command = mote_run_command(triple, features, args) + [package]
+    for name in inputs:
+        command += ["--input", os.path.join(work, name)]
+    for output in outputs:
+        command += ["--output", output]
+    code, out, err, more = run(command, max(1.0, args.run_timeout - seconds))
+    if code == 3:  # no code object for this machine: a setup problem, not "unsupported"
+        code = 1
+    return code, out, err, seconds + more
+
+
 def run_on_target(motec, path, target, expected, work, args, result):
     """Compiles and runs the module for `target`; compares with the evaluator."""
     key = f"run:{target}"
-    outputs = [os.path.join(work, f"{target}.{i}.npy") for i in range(len(expected))]
-    # motec stops the model itself a little before the runner gives up on motec.
-    command = [motec, "run", path, f"--target={target}", "--seed", str(args.seed),
-               f"--timeout={max(1, int(args.run_timeout) - 10)}"]
-    for output in outputs:
-        command += ["--output", output]
-    code, _, err, seconds = run(command, args.run_timeout)
+    outputs = [os.path.join(work, re.sub(r"[^A-Za-z0-9]", "_", target) + f".{i}.npy")
+               for i in range(len(expected))]
+    if target.startswith(PACKAGE_PREFIX):
+        code, _, err, seconds = package_run(motec, path, target, outputs, work, args)
+    else:
+        # motec stops the model itself a little before the runner gives up on motec.
+        command = [motec, "run", path, f"--target={target}", "--seed", str(args.seed),
+                   f"--timeout={max(1, int(args.run_timeout) - 10)}"]
+        for output in outputs:
+            command += ["--output", output]
+        code, _, err, seconds = run(command, args.run_timeout)
     result[key + "_s"] = seconds
     if code == EXIT_UNSUPPORTED:
         result[key], result[key + "_detail"] = "unsupported", first_error(err)
@@ -234,12 +292,22 @@ def main():
                              "compare with the evaluator (repeatable)")
     parser.add_argument("--run-timeout", type=float, default=300,
                         help="seconds one compile-and-run may take")
+    parser.add_argument("--mote-run", help="mote-run binary for package:T targets")
+    parser.add_argument("--mote-run-dir",
+                        help="folder with mote-run and mote-run-<triple> (cross builds, run "
+                             "under qemu-user) for package:T targets")
+    parser.add_argument("--runner", default="",
+                        help="command prefix for --mote-run, e.g. 'qemu-aarch64 -L /usr/aarch64-linux-gnu'")
     args = parser.parse_args()
 
     files_dir = os.path.join(args.corpus, "files")
     if not os.path.isdir(files_dir):
         print(f"corpus not found, skipped (no folder {files_dir})")
         return SKIP
+    if any(t.startswith(PACKAGE_PREFIX) for t in args.run_target) and not (
+            args.mote_run or args.mote_run_dir):
+        print("package:T run targets need --mote-run or --mote-run-dir")
+        return 2
     if not os.access(args.motec, os.X_OK):
         print(f"motec not found at {args.motec}: build it first")
         return 1

@@ -40,6 +40,7 @@ struct EvalOptions {
   uint64_t seed = kDefaultInputSeed;    ///< for generated inputs
   bool printFull = false;
   uint64_t maxWhileIterations = uint64_t(1) << 31;
+  std::string saveInputsDir; ///< if set, arguments go to <dir>/input<N>.npy
 };
 ExitCode runEval(const EvalOptions &options, llvm::raw_ostream &out, llvm::raw_ostream &errs);
 

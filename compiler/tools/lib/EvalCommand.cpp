@@ -11,12 +11,27 @@
 #include "eval/Evaluator.h"
 #include "hlo/Diagnostics.h"
 
-
 #include <variant>
 
 namespace mote::tools {
 
 using hlo::Literal;
+
+namespace {
+
+/// Writes the array leaves of `value` (tuples flattened in order) to
+/// <dir>/input<N>.npy, numbering on from `next`.
+llvm::Error saveLeaves(const Literal &value, llvm::StringRef dir, size_t &next) {
+  if (value.shape().isTuple()) {
+    for (size_t i = 0; i < value.tupleSize(); ++i)
+      if (llvm::Error error = saveLeaves(value.element(i), dir, next))
+        return error;
+    return llvm::Error::success();
+  }
+  return writeNpyFile(value, (dir + "/input" + llvm::Twine(next++) + ".npy").str());
+}
+
+} // namespace
 
 ExitCode runEval(const EvalOptions &options, llvm::raw_ostream &out, llvm::raw_ostream &errs) {
   auto module = loadModuleReportingErrors(options.modulePath, errs);
@@ -48,6 +63,14 @@ ExitCode runEval(const EvalOptions &options, llvm::raw_ostream &out, llvm::raw_o
   if (auto *code = std::get_if<ExitCode>(&prepared))
     return *code;
   auto &arguments = std::get<std::vector<Literal>>(prepared);
+  if (!options.saveInputsDir.empty()) {
+    size_t next = 0;
+    for (const Literal &argument : arguments)
+      if (llvm::Error error = saveLeaves(argument, options.saveInputsDir, next)) {
+        errs << "error: " << llvm::toString(std::move(error)) << '\n';
+        return ExitInvalidInput;
+      }
+  }
 
   eval::EvaluatorOptions evaluatorOptions;
   evaluatorOptions.maxWhileIterations = options.maxWhileIterations;
