@@ -1,34 +1,15 @@
-//===- DotEmitter.cpp - Register-tiled f32/f64 dot ------------------------===//
+//===- DotEmitter.cpp - Dots as register-tiled contractions ---------------===//
 //
 // A dot whose operands and result are all f32 or all f64 is emitted as a
-// register-tiled loop nest instead of one k loop per result element: a tile
-// of MR rows x NR columns of the result stays in vector registers while k
-// runs, so each operand element loaded feeds many multiplies.
-//
-// Every result element still sees exactly the reference evaluator's
-// arithmetic: it starts at +0, and for k ascending adds one rounded product
-// at a time (a separate multiply and add, never a fused one, and the lhs
-// value always multiplies from the left). Only which elements are computed
-// together changes, so results stay bit-identical to the elemental path.
-//
-// Columns run along the result's last dimension (contiguous in the result),
-// rows along the one before it. Each operand is read with its own strides
-// in each direction, so batch, free and contracting dimensions may sit
-// anywhere: an operand contiguous along the columns is loaded as vectors, one
-// that does not vary along them is loaded once and splatted, anything else
-// is gathered lane by lane. The remaining result dimensions are plain outer
-// loops. Columns are blocked so a strip of the rhs stays in cache while all
-// row tiles use it; a single contracting dimension is blocked too, the
-// partial sums going through the result (exact: it has the accumulator's
-// type). Edge tiles use one row at a time, then one vector, then scalars.
+// register-tiled contraction (ContractionKernel.h) instead of one k loop per
+// result element. Result dimensions are batch, lhs free, rhs free in that
+// order; columns run along the last one, rows along the one before it, and
+// each moves in the operands that have it.
 //
 //===----------------------------------------------------------------------===//
 
+#include "codegen/ContractionKernel.h"
 #include "codegen/FunctionEmitter.h"
-
-#include "target/Target.h"
-
-#include "llvm/TargetParser/Triple.h"
 
 namespace mote::codegen {
 
@@ -36,78 +17,7 @@ using hlo::PrimitiveType;
 
 namespace {
 
-/// The register tile for one target and element type.
-struct DotTiling {
-  unsigned lanes = 1;   ///< elements per vector (1: scalar registers)
-  unsigned rows = 2;    ///< MR
-  unsigned vectors = 2; ///< vectors per tile row (NR = vectors * lanes)
-};
-
-/// The vector registers generated code may use: width in bytes (0 for
-/// none) and how many. Without a target spec, the triple's baseline.
-struct VectorRegisters {
-  unsigned bytes = 0, count = 0;
-};
-
-VectorRegisters vectorRegisters(const llvm::Triple &triple, const target::TargetSpec *spec) {
-  auto has = [&](llvm::StringRef feature) { return spec && target::hasFeature(*spec, feature); };
-  if (triple.isX86())
-    return {spec ? target::preferredAlignment(*spec) : 16u, has("avx512f") ? 32u : 16u};
-  if (triple.isAArch64())
-    return {16, 32};
-  if (triple.isRISCV() && has("v"))
-    return {16, 32}; // V implies VLEN >= 128
-  if ((triple.isARM() || triple.isThumb()) && has("mve.fp"))
-    return {16, 8};
-  return {0, 32};
-}
-
-/// Tiles sized to the registers: the MR x NR/lanes accumulators plus a
-/// vector of each operand and a product fit without spilling (no fused
-/// multiply-add, so each product needs a register of its own).
-DotTiling chooseTiling(const llvm::Triple &triple, const target::TargetSpec *spec,
-                       PrimitiveType type) {
-  const unsigned bytes = hlo::bitWidth(type) / 8;
-  VectorRegisters registers = vectorRegisters(triple, spec);
-  // MVE has no f64 lanes; Cortex-M FPUs have no f64 registers either.
-  const bool armM = triple.isARM() || triple.isThumb();
-  if (armM && type == PrimitiveType::F64)
-    return {1, 2, 2};
-  if (registers.bytes < bytes)
-    return {1, 4, 4}; // 16 scalar accumulators
-  const unsigned lanes = registers.bytes / bytes;
-  if (registers.count >= 32)
-    return {lanes, 6, 4}; // 24 accumulators
-  if (registers.count >= 16)
-    return {lanes, 4, 2};
-  return {lanes, 2, 2};
-}
-
-/// Where each direction of the loop space moves in one operand (in elements;
-/// 0 when the operand does not vary along it).
-struct OperandStrides {
-  llvm::SmallVector<int64_t, 4> outer; ///< per outer result dimension
-  int64_t row = 0, column = 0;
-  llvm::SmallVector<int64_t, 4> contracting; ///< per contracting dimension
-};
-
-/// The dot as MR x NR tiles over (outer, rows, columns) with a k nest.
-struct DotPlan {
-  PrimitiveType type = PrimitiveType::F32;
-  llvm::SmallVector<int64_t, 4> outerDims;
-  int64_t rows = 1, columns = 1;
-  llvm::SmallVector<int64_t, 4> contractingDims;
-  OperandStrides operand[2]; ///< lhs, rhs
-};
-
-llvm::SmallVector<int64_t, 4> rowMajorStrides(llvm::ArrayRef<int64_t> dims) {
-  llvm::SmallVector<int64_t, 4> strides(dims.size(), 1);
-  for (size_t d = dims.size(); d-- > 1;)
-    strides[d - 1] = strides[d] * dims[d];
-  return strides;
-}
-
-bool planDot(const hlo::Instruction &instruction, DotPlan &plan, std::string *why) {
+bool planDot(const hlo::Instruction &instruction, ContractionPlan &plan, std::string *why) {
   auto fail = [&](const char *message) {
     if (why)
       *why = message;
@@ -154,23 +64,27 @@ bool planDot(const hlo::Instruction &instruction, DotPlan &plan, std::string *wh
   if (static_cast<int64_t>(resultStrides.size()) != result.rank())
     return fail("dot result rank does not match its dimension numbers");
 
-  plan = DotPlan();
+  plan = ContractionPlan();
   plan.type = type;
   const int64_t rank = result.rank();
   const int64_t outerRank = rank >= 2 ? rank - 2 : 0;
+  llvm::SmallVector<int64_t, 4> ownStrides = rowMajorStrides(result.dims());
   for (int64_t d = 0; d < outerRank; ++d) {
     plan.outerDims.push_back(result.dim(d));
     plan.operand[0].outer.push_back(resultStrides[d].first);
     plan.operand[1].outer.push_back(resultStrides[d].second);
+    plan.result.outer.push_back(ownStrides[d]);
   }
   if (rank >= 2) {
     plan.rows = result.dim(rank - 2);
     plan.operand[0].row = resultStrides[rank - 2].first;
     plan.operand[1].row = resultStrides[rank - 2].second;
+    plan.result.row = ownStrides[rank - 2];
   }
   plan.columns = result.dim(rank - 1);
   plan.operand[0].column = resultStrides[rank - 1].first;
   plan.operand[1].column = resultStrides[rank - 1].second;
+  plan.result.column = 1;
   for (size_t i = 0; i < numbers.lhsContractingDimensions.size(); ++i) {
     plan.contractingDims.push_back(lhs.dim(numbers.lhsContractingDimensions[i]));
     plan.operand[0].contracting.push_back(strides[0][numbers.lhsContractingDimensions[i]]);
@@ -179,280 +93,30 @@ bool planDot(const hlo::Instruction &instruction, DotPlan &plan, std::string *wh
   return true;
 }
 
-/// Emits the loops of one planned dot into the current function.
-class DotKernel {
-public:
-  DotKernel(llvm::IRBuilderBase &builder, llvm::Type *indexType, const DotPlan &plan,
-            const DotTiling &tiling)
-      : b_(builder), indexType_(indexType), plan_(plan), tiling_(tiling),
-        element_(plan.type == PrimitiveType::F64 ? b_.getDoubleTy() : b_.getFloatTy()) {}
-
-  /// Emits the dot of `lhs` and `rhs` into `out`; `local` makes a stack
-  /// slot in the function's entry block.
-  void emit(llvm::Value *lhs, llvm::Value *rhs, llvm::Value *out,
-            llvm::function_ref<llvm::AllocaInst *(llvm::Type *)> local) {
-    local_ = local;
-    const int64_t tileColumns = std::max(tiling_.vectors, singleRowVectors()) * tiling_.lanes;
-    // Strips of 512 columns and k blocks of 128 (64 for f64): the 256 KiB
-    // rhs block they cover stays in the L2 cache while every row tile uses
-    // it (the best of the sizes tried for a 512^3 f32 GEMM on x86-64).
-    const int64_t kBlock = plan_.type == PrimitiveType::F64 ? 64 : 128;
-    const int64_t columnBlock = std::max<int64_t>(1, 512 / tileColumns) * tileColumns;
-    blockK_ = plan_.contractingDims.size() == 1 && plan_.contractingDims[0] > kBlock ? kBlock : 0;
-    if (plan_.rows == 0 || plan_.columns == 0)
-      return;
-
-    emitLoopNest(b_, indexType_, plan_.outerDims, [&](IndexRef outer) {
-      llvm::Value *offsets[3] = {index(0), index(0), index(0)};
-      llvm::SmallVector<int64_t, 4> outStrides = rowMajorStrides(plan_.outerDims);
-      for (size_t d = 0; d < outer.size(); ++d) {
-        for (int side = 0; side < 2; ++side)
-          offsets[side] = add(offsets[side], mul(outer[d], plan_.operand[side].outer[d]));
-        offsets[2] = add(offsets[2], mul(outer[d], outStrides[d] * plan_.rows * plan_.columns));
-      }
-      base_[0] = gep(lhs, offsets[0]);
-      base_[1] = gep(rhs, offsets[1]);
-      base_[2] = gep(out, offsets[2]);
-
-      const int64_t columnBlocks = (plan_.columns + columnBlock - 1) / columnBlock;
-      emitCountedLoop(
-          b_, index(columnBlocks),
-          [&](llvm::Value *block) {
-            llvm::Value *begin = mul(block, columnBlock);
-            llvm::Value *end = b_.CreateBinaryIntrinsic(
-                llvm::Intrinsic::umin, add(begin, index(columnBlock)), index(plan_.columns));
-            if (!blockK_)
-              return emitRows(begin, end, nullptr);
-            const int64_t kBlocks = (plan_.contractingDims[0] + blockK_ - 1) / blockK_;
-            emitCountedLoop(
-                b_, index(kBlocks), [&](llvm::Value *kb) { emitRows(begin, end, kb); }, "kb");
-          },
-          "jc");
-    });
-  }
-
-private:
-  llvm::Value *index(int64_t value) { return llvm::ConstantInt::get(indexType_, value); }
-  llvm::Value *add(llvm::Value *x, llvm::Value *y) { return b_.CreateAdd(x, y); }
-  llvm::Value *mul(llvm::Value *x, int64_t y) {
-    if (y == 0)
-      return index(0);
-    return y == 1 ? x : b_.CreateMul(x, index(y));
-  }
-  llvm::Value *gep(llvm::Value *base, llvm::Value *offset) {
-    return b_.CreateGEP(element_, base, offset);
-  }
-  llvm::Type *vectorType(unsigned lanes) {
-    return lanes == 1 ? element_ : llvm::FixedVectorType::get(element_, lanes);
-  }
-  llvm::Align alignment() { return llvm::Align(element_->getPrimitiveSizeInBits() / 8); }
-
-  /// A single row (a matrix-vector product, or the rows left over) spends
-  /// the whole tile's accumulators on one row: enough independent sums to
-  /// hide the latency of the adds.
-  unsigned singleRowVectors() const { return std::min(tiling_.rows * tiling_.vectors, 8u); }
-
-  /// Full row tiles, then the leftover rows one at a time.
-  void emitRows(llvm::Value *columnBegin, llvm::Value *columnEnd, llvm::Value *kBlockIndex) {
-    const int64_t rowTile = tiling_.rows;
-    const int64_t fullRows = plan_.rows / rowTile * rowTile;
-    if (fullRows)
-      emitCountedLoop(
-          b_, index(fullRows / rowTile),
-          [&](llvm::Value *t) {
-            emitColumns(mul(t, rowTile), tiling_.rows, tiling_.vectors, columnBegin, columnEnd,
-                        kBlockIndex);
-          },
-          "ir");
-    if (plan_.rows > fullRows)
-      emitCountedLoop(
-          b_, index(plan_.rows - fullRows),
-          [&](llvm::Value *t) {
-            emitColumns(add(t, index(fullRows)), 1, singleRowVectors(), columnBegin, columnEnd,
-                        kBlockIndex);
-          },
-          "irest");
-  }
-
-  /// Full column tiles of [begin, end), then single vectors, then scalars.
-  void emitColumns(llvm::Value *row, unsigned rows, unsigned vectors, llvm::Value *begin,
-                   llvm::Value *end, llvm::Value *kBlockIndex) {
-    const unsigned lanes = tiling_.lanes;
-    const int64_t tileColumns = vectors * lanes;
-    llvm::Value *width = b_.CreateSub(end, begin);
-    llvm::Value *full = b_.CreateUDiv(width, index(tileColumns));
-    emitCountedLoop(
-        b_, full,
-        [&](llvm::Value *t) {
-          emitTile(row, rows, add(begin, mul(t, tileColumns)), vectors, lanes, kBlockIndex);
-        },
-        "jr");
-    llvm::Value *rest = b_.CreateSub(width, mul(full, tileColumns));
-    llvm::Value *restBegin = b_.CreateSub(end, rest);
-    if (lanes > 1 && vectors > 1) {
-      llvm::Value *vectors = b_.CreateUDiv(rest, index(lanes));
-      emitCountedLoop(
-          b_, vectors,
-          [&](llvm::Value *t) {
-            emitTile(row, rows, add(restBegin, mul(t, lanes)), 1, lanes, kBlockIndex);
-          },
-          "jv");
-      rest = b_.CreateURem(rest, index(lanes));
-      restBegin = b_.CreateSub(end, rest);
-    }
-    emitCountedLoop(
-        b_, rest,
-        [&](llvm::Value *t) { emitTile(row, rows, add(restBegin, t), 1, 1, kBlockIndex); }, "js");
-  }
-
-  /// The value of operand `side` for tile row `r`, vector `v` at k offset
-  /// `kOffset` (lanes along the columns).
-  llvm::Value *loadOperand(int side, llvm::Value *row, llvm::Value *column, unsigned r, unsigned v,
-                           unsigned lanes, llvm::Value *kOffset) {
-    const OperandStrides &strides = plan_.operand[side];
-    llvm::Value *position =
-        add(add(mul(add(row, index(r)), strides.row), kOffset),
-            mul(add(column, index(static_cast<int64_t>(v) * lanes)), strides.column));
-    llvm::Value *address = gep(base_[side], position);
-    if (strides.column == 0 || lanes == 1) {
-      llvm::Value *scalar = b_.CreateAlignedLoad(element_, address, alignment());
-      return lanes == 1 ? scalar : b_.CreateVectorSplat(lanes, scalar);
-    }
-    if (strides.column == 1)
-      return b_.CreateAlignedLoad(vectorType(lanes), address, alignment());
-    llvm::Value *vector = llvm::PoisonValue::get(vectorType(lanes));
-    for (unsigned lane = 0; lane < lanes; ++lane) {
-      llvm::Value *laneAddress = gep(address, index(lane * strides.column));
-      vector = b_.CreateInsertElement(
-          vector, b_.CreateAlignedLoad(element_, laneAddress, alignment()), lane);
-    }
-    return vector;
-  }
-
-  /// One rows x (vectors * lanes) tile at (row, column): accumulators in
-  /// registers for the whole k range of this block.
-  void emitTile(llvm::Value *row, unsigned rows, llvm::Value *column, unsigned vectors,
-                unsigned lanes, llvm::Value *kBlockIndex) {
-    llvm::Type *type = vectorType(lanes);
-    llvm::SmallVector<llvm::AllocaInst *, 32> sums;
-    auto outAddress = [&](unsigned r, unsigned v) {
-      llvm::Value *position = add(mul(add(row, index(r)), plan_.columns),
-                                  add(column, index(static_cast<int64_t>(v) * lanes)));
-      return gep(base_[2], position);
-    };
-    llvm::Value *firstBlock = kBlockIndex ? b_.CreateICmpEQ(kBlockIndex, index(0)) : nullptr;
-    for (unsigned r = 0; r < rows; ++r)
-      for (unsigned v = 0; v < vectors; ++v) {
-        llvm::AllocaInst *sum = local_(type);
-        llvm::Value *initial = llvm::Constant::getNullValue(type);
-        if (firstBlock) {
-          // Later k blocks continue the partial sums stored by earlier ones.
-          llvm::Value *partial = b_.CreateAlignedLoad(type, outAddress(r, v), alignment());
-          initial = b_.CreateSelect(firstBlock, initial, partial);
-        }
-        b_.CreateStore(initial, sum);
-        sums.push_back(sum);
-      }
-
-    auto body = [&](llvm::Value *kOffset[2]) {
-      // Operands that do not move along a direction are loaded once.
-      llvm::SmallVector<llvm::Value *, 32> values[2];
-      for (int side = 0; side < 2; ++side) {
-        const OperandStrides &strides = plan_.operand[side];
-        for (unsigned r = 0; r < rows; ++r)
-          for (unsigned v = 0; v < vectors; ++v) {
-            if ((r > 0 && strides.row == 0) || (v > 0 && strides.column == 0))
-              values[side].push_back(values[side][(strides.row == 0 ? 0 : r) * vectors +
-                                                  (strides.column == 0 ? 0 : v)]);
-            else
-              values[side].push_back(loadOperand(side, row, column, r, v, lanes, kOffset[side]));
-          }
-      }
-      // Rows of a shared contiguous operand are a k stride apart, too far
-      // for hardware prefetchers: ask for the line a few k steps ahead.
-      for (int side = 0; side < 2; ++side) {
-        const OperandStrides &strides = plan_.operand[side];
-        if (lanes == 1 || strides.column != 1 || strides.row != 0 || strides.contracting.empty())
-          continue;
-        llvm::Value *ahead =
-            add(add(kOffset[side], index(kPrefetchDistance * strides.contracting.back())), column);
-        const int64_t lineElements =
-            std::max<int64_t>(1, 64 / (element_->getPrimitiveSizeInBits() / 8));
-        for (int64_t c = 0; c < int64_t(vectors) * lanes; c += lineElements)
-          b_.CreateIntrinsic(llvm::Intrinsic::prefetch, {b_.getPtrTy()},
-                             {gep(base_[side], add(ahead, index(c))), b_.getInt32(0),
-                              b_.getInt32(3), b_.getInt32(1)});
-      }
-      for (size_t t = 0; t < sums.size(); ++t) {
-        llvm::Value *current = b_.CreateLoad(type, sums[t]);
-        llvm::Value *product = b_.CreateFMul(values[0][t], values[1][t]);
-        b_.CreateStore(b_.CreateFAdd(current, product), sums[t]);
-      }
-    };
-
-    if (blockK_) {
-      llvm::Value *kBegin = mul(kBlockIndex, blockK_);
-      llvm::Value *kEnd = b_.CreateBinaryIntrinsic(
-          llvm::Intrinsic::umin, add(kBegin, index(blockK_)), index(plan_.contractingDims[0]));
-      emitCountedLoop(
-          b_, b_.CreateSub(kEnd, kBegin),
-          [&](llvm::Value *k) {
-            llvm::Value *kk = add(kBegin, k);
-            llvm::Value *kOffset[2] = {mul(kk, plan_.operand[0].contracting[0]),
-                                       mul(kk, plan_.operand[1].contracting[0])};
-            body(kOffset);
-          },
-          "k");
-    } else {
-      emitLoopNest(
-          b_, indexType_, plan_.contractingDims,
-          [&](IndexRef k) {
-            llvm::Value *kOffset[2] = {index(0), index(0)};
-            for (size_t c = 0; c < k.size(); ++c)
-              for (int side = 0; side < 2; ++side)
-                kOffset[side] = add(kOffset[side], mul(k[c], plan_.operand[side].contracting[c]));
-            body(kOffset);
-          },
-          "k");
-    }
-
-    for (unsigned r = 0; r < rows; ++r)
-      for (unsigned v = 0; v < vectors; ++v)
-        b_.CreateAlignedStore(b_.CreateLoad(type, sums[r * vectors + v]), outAddress(r, v),
-                              alignment());
-  }
-
-  llvm::IRBuilderBase &b_;
-  llvm::Type *indexType_;
-  const DotPlan &plan_;
-  DotTiling tiling_;
-  llvm::Type *element_;
-  llvm::function_ref<llvm::AllocaInst *(llvm::Type *)> local_;
-  int64_t blockK_ = 0;
-  static constexpr int64_t kPrefetchDistance = 8;
-  llvm::Value *base_[3] = {};
-};
-
 } // namespace
 
 bool isTiledDot(const hlo::Instruction &instruction, std::string *why) {
-  DotPlan plan;
+  ContractionPlan plan;
   return planDot(instruction, plan, why);
 }
 
 void FunctionEmitter::emitDot(const hlo::Instruction &instruction) {
+  ContractionPlan plan;
+  if (!planDot(instruction, plan, nullptr))
+    return emitElementalLoop(instruction);
+  emitPlannedContraction(instruction, plan);
+}
+
+void FunctionEmitter::emitPlannedContraction(const hlo::Instruction &instruction,
+                                             const ContractionPlan &plan) {
   const BufferSlice &out = assignment_.slice(&instruction);
   if (out.kind == BufferSlice::Kind::Empty)
     return;
-  DotPlan plan;
-  if (!planDot(instruction, plan, nullptr))
-    return emitElementalLoop(instruction);
-  DotTiling tiling = chooseTiling(llvm::Triple(module_.getTargetTriple()), target_, plan.type);
   emitOutlined(instruction, [&] {
-    DotKernel kernel(builder_, indexType_, plan, tiling);
-    kernel.emit(address(assignment_.slice(instruction.operand(0))),
-                address(assignment_.slice(instruction.operand(1))), address(out),
-                [&](llvm::Type *type) { return createLocal(type, "dot.sum"); });
+    emitContraction(builder_, indexType_, plan, llvm::Triple(module_.getTargetTriple()), target_,
+                    address(assignment_.slice(instruction.operand(0))),
+                    address(assignment_.slice(instruction.operand(1))), address(out),
+                    [&](llvm::Type *type) { return createLocal(type, "sum"); });
   });
 }
 

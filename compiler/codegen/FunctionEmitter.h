@@ -10,6 +10,7 @@
 #ifndef MOTE_CODEGEN_FUNCTIONEMITTER_H
 #define MOTE_CODEGEN_FUNCTIONEMITTER_H
 
+#include "codegen/ContractionKernel.h"
 #include "codegen/ElementTypes.h"
 #include "codegen/ElementalEmitter.h"
 #include "codegen/LoopNest.h"
@@ -50,9 +51,16 @@ size_t leafCount(const hlo::Shape &shape);
 /// Whether emitNonElemental handles `instruction`; if not, `why` says so.
 bool isNonElementalSupported(const hlo::Instruction &instruction, std::string *why);
 
+/// Whether every instruction of `fusion`'s computation can be generated
+/// elementally; if not, `why` says why and `culprit` names the instruction.
+bool isFusionSupported(const hlo::Instruction &fusion, std::string *why,
+                       const hlo::Instruction **culprit);
+
 /// Whether FunctionEmitter::emitDot tiles `instruction` (DotEmitter.cpp);
 /// other dots are elemental.
 bool isTiledDot(const hlo::Instruction &instruction, std::string *why);
+/// The same for convolutions (ConvolutionEmitter.cpp).
+bool isTiledConvolution(const hlo::Instruction &instruction, std::string *why);
 
 class FunctionEmitter {
 public:
@@ -106,6 +114,8 @@ public:
       return emitConditional(instruction);
     case Opcode::DynamicUpdateSlice:
       return emitDynamicUpdateSlice(instruction);
+    case Opcode::Fusion:
+      return emitFusion(instruction);
     default:
       break;
     }
@@ -467,6 +477,10 @@ public:
   void emitRngBitGenerator(const hlo::Instruction &instruction);
   void emitTopK(const hlo::Instruction &instruction);
   void emitDot(const hlo::Instruction &instruction);
+  void emitConvolution(const hlo::Instruction &instruction);
+  /// A dot or convolution as the register-tiled contraction `plan`.
+  void emitPlannedContraction(const hlo::Instruction &instruction, const ContractionPlan &plan);
+  void emitFusion(const hlo::Instruction &fusion);
 
   // Helpers for them (NonElementalOps.cpp).
   /// Address of element `linear` (row-major) of an array of `type` at `base`.

@@ -39,6 +39,13 @@ llvm::Error checkInstruction(const hlo::Instruction &instruction) {
   case Opcode::AddDependency:
   case Opcode::AfterAll:
     break;
+  case Opcode::Fusion: {
+    std::string why;
+    const hlo::Instruction *culprit = &instruction;
+    if (!isFusionSupported(instruction, &why, &culprit))
+      return hlo::errorAt(*culprit, why);
+    break;
+  }
   case Opcode::DynamicUpdateSlice:
     if (!isCodegenElementType(instruction.shape().elementType()))
       return hlo::errorAt(instruction, "code generation does not support values of type " +

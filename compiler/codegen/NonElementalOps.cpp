@@ -126,6 +126,8 @@ bool isNonElementalSupported(const hlo::Instruction &instruction, std::string *w
     return hasCodegenTypes(instruction, why) && isTopKShape(instruction, why);
   case Opcode::Dot:
     return isTiledDot(instruction, why);
+  case Opcode::Convolution:
+    return isTiledConvolution(instruction, why);
   default:
     return fail(why, "not a non-elemental op");
   }
@@ -159,6 +161,9 @@ bool FunctionEmitter::emitNonElemental(const hlo::Instruction &instruction) {
     return true;
   case Opcode::Dot:
     emitDot(instruction);
+    return true;
+  case Opcode::Convolution:
+    emitConvolution(instruction);
     return true;
   default:
     return false;

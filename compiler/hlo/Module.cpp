@@ -4,6 +4,8 @@
 
 #include "llvm/ADT/SmallPtrSet.h"
 
+#include <algorithm>
+
 namespace mote::hlo {
 
 Instruction *Computation::addInstruction(std::unique_ptr<Instruction> instruction) {
@@ -42,6 +44,16 @@ Computation *Module::addComputation(std::unique_ptr<Computation> computation) {
   Computation *added = computation.get();
   added->setParent(this);
   computations_.push_back(std::move(computation));
+  return added;
+}
+
+Computation *Module::addComputationBefore(std::unique_ptr<Computation> computation,
+                                          const Computation *caller) {
+  Computation *added = computation.get();
+  added->setParent(this);
+  auto position = std::find_if(computations_.begin(), computations_.end(),
+                               [&](const auto &existing) { return existing.get() == caller; });
+  computations_.insert(position, std::move(computation));
   return added;
 }
 

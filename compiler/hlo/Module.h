@@ -24,6 +24,10 @@ public:
   void setName(std::string name) { name_ = std::move(name); }
 
   Computation *addComputation(std::unique_ptr<Computation> computation);
+  /// Adds `computation` just before `caller` (appends if `caller` is not
+  /// in the module), keeping callees before callers.
+  Computation *addComputationBefore(std::unique_ptr<Computation> computation,
+                                    const Computation *caller);
   const std::vector<std::unique_ptr<Computation>> &computations() const { return computations_; }
   Computation *findComputation(llvm::StringRef name) const;
   /// Drops computations nothing calls (the entry always stays).

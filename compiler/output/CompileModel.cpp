@@ -68,7 +68,9 @@ llvm::Expected<CompiledModel> compileModel(hlo::Module &module, const CompileOpt
   signature->features = spec.features;
 
   passes::Pipeline pipeline;
-  passes::buildCompilePipeline(pipeline, passes::PipelineOptions());
+  passes::PipelineOptions pipelineOptions;
+  pipelineOptions.fusion = options.fusion;
+  passes::buildCompilePipeline(pipeline, pipelineOptions);
   if (llvm::Error error = pipeline.run(module))
     return std::move(error);
   if (llvm::Error error = checkInterfaceUnchanged(module, *signature))

@@ -29,6 +29,7 @@ struct CompileOptions {
   /// Symbol prefix (a C identifier); empty means derived from the module name.
   std::string name;
   unsigned optLevel = 3;
+  bool fusion = true; ///< PipelineOptions::fusion
 };
 
 /// Statistics `motec report` and the tests read.

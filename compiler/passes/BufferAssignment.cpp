@@ -10,8 +10,9 @@
 //    parameters, a branch parameter with its operand) into sets.
 // 3. Sets with a parameter or constant live there; sets that are one entry
 //    result leaf and nothing else become that result buffer.
-// 4. Let an elementwise op or dynamic-update-slice take over an arena set
-//    that dies at it, and a while take over an init value that dies at it.
+// 4. Let an elementwise op (or a fusion that reads that operand only at the
+//    index it writes) or dynamic-update-slice take over an arena set that
+//    dies at it, and a while take over an init value that dies at it.
 // 5. Pack the remaining arena sets (BufferPacking).
 //
 //===----------------------------------------------------------------------===//
@@ -20,6 +21,7 @@
 
 #include "passes/BufferPacking.h"
 #include "passes/ComputationEdit.h"
+#include "passes/Passes.h"
 
 #include "hlo/Diagnostics.h"
 
@@ -148,9 +150,9 @@ llvm::Error Planner::walk(const Computation &computation) {
                         "computation %" + computation.name() +
                             " runs from two places; the compile pipeline gives each its own copy");
   for (const Instruction *instruction : schedule_.order(&computation)) {
-    if (instruction->opcode() == Opcode::Call || instruction->opcode() == Opcode::Fusion)
-      return hlo::errorAt(*instruction, "calls and fusions must be inlined before buffer "
-                                        "assignment (run the compile pipeline first)");
+    if (instruction->opcode() == Opcode::Call)
+      return hlo::errorAt(*instruction, "calls must be inlined before buffer assignment (run "
+                                        "the compile pipeline first)");
     if (instruction->shape().isArray() && instruction->shape().hasUnboundedDims())
       return hlo::errorAt(*instruction, "an unbounded dynamic dimension has no size to allocate");
     addValues(*instruction);
@@ -393,6 +395,11 @@ void Planner::mergeInPlace() {
     if (hlo::opcodeKind(instruction->opcode()) == hlo::OpcodeKind::Elementwise) {
       for (const Instruction *operand : instruction->operands())
         if (fits(operand) && tryMerge(value(operand, 0), value(instruction, 0), at))
+          break;
+    } else if (instruction->opcode() == Opcode::Fusion) {
+      for (auto [i, operand] : llvm::enumerate(instruction->operands()))
+        if (fits(operand) && fusionReadsOperandInPlace(*instruction, i) &&
+            tryMerge(value(operand, 0), value(instruction, 0), at))
           break;
     } else if (instruction->opcode() == Opcode::DynamicUpdateSlice &&
                instruction->operandCount() >= 2 && fits(instruction->operand(0))) {

@@ -15,9 +15,9 @@
 /// (Shape::collectLeaves order; 0 for an array).
 ///
 /// Computations run as scalar code (to_apply of reduce, map, sort, scatter,
-/// reduce-window, select-and-scatter) own no buffers. While bodies and
-/// conditions and conditional branches do, and obey these rules, which code
-/// generation relies on:
+/// reduce-window, select-and-scatter; fused computations) own no buffers.
+/// While bodies and conditions and conditional branches do, and obey these
+/// rules, which code generation relies on:
 ///  - a while's parameter (body and condition) is the while's own buffers;
 ///    the init operand is copied in before the first iteration and the body
 ///    root copied in after each iteration, unless a leaf already lives there;
@@ -121,8 +121,8 @@ private:
 /// and a summary, for `motec report`.
 std::string describeBufferAssignment(const BufferAssignment &assignment);
 
-/// Plans the memory of `module` (after the pre-codegen pipeline: calls and
-/// fusions inlined) over `schedule`.
+/// Plans the memory of `module` (after the pre-codegen pipeline: calls
+/// inlined, fusions formed) over `schedule`.
 llvm::Expected<BufferAssignment> assignBuffers(const hlo::Module &module, const Schedule &schedule,
                                                const BufferAssignmentOptions &options);
 

@@ -3,13 +3,15 @@
 // Greedy placement in a given order is the usual answer to this (NP-hard)
 // problem; the order decides the quality. Big buffers first leaves small ones
 // to fill the gaps; long-lived ones first keeps the middle of the arena
-// free. Both are tried and the smaller arena kept.
+// free; big-and-long first combines the two; schedule order is first fit
+// over intervals. All are tried and the smallest arena kept.
 //
 //===----------------------------------------------------------------------===//
 
 #include "passes/BufferPacking.h"
 
 #include <algorithm>
+#include <bit>
 #include <map>
 #include <numeric>
 
@@ -26,13 +28,14 @@ bool overlaps(const PackingItem &a, const PackingItem &b) {
 }
 
 Packing packInOrder(llvm::ArrayRef<PackingItem> items, llvm::ArrayRef<size_t> order,
-                    uint64_t alignment) {
+                    uint32_t arenaAlignment) {
   Packing packing;
   packing.offsets.assign(items.size(), 0);
   std::vector<size_t> placed;
   std::vector<std::pair<uint64_t, uint64_t>> taken; // [offset, end) of conflicting items
   for (size_t index : order) {
     const PackingItem &item = items[index];
+    const uint64_t alignment = itemAlignment(item.size, arenaAlignment);
     taken.clear();
     for (size_t other : placed)
       if (overlaps(item, items[other]))
@@ -46,7 +49,7 @@ Packing packInOrder(llvm::ArrayRef<PackingItem> items, llvm::ArrayRef<size_t> or
         offset = alignUp(end, alignment);
     }
     packing.offsets[index] = offset;
-    packing.size = std::max(packing.size, alignUp(offset + item.size, alignment));
+    packing.size = std::max(packing.size, offset + item.size);
     placed.push_back(index);
   }
   return packing;
@@ -54,8 +57,15 @@ Packing packInOrder(llvm::ArrayRef<PackingItem> items, llvm::ArrayRef<size_t> or
 
 } // namespace
 
+uint64_t itemAlignment(uint64_t size, uint32_t alignment) {
+  uint64_t limit = std::max<uint32_t>(alignment, 1);
+  if (size == 0 || size >= 4 * limit)
+    return limit;
+  return std::min(limit, size & (~size + 1)); // the largest power of two dividing size
+}
+
 Packing packBuffers(llvm::ArrayRef<PackingItem> items, uint32_t alignment) {
-  uint64_t align = std::max<uint64_t>(alignment, 1);
+  uint32_t align = std::max<uint32_t>(alignment, 1);
   std::vector<size_t> bySize(items.size());
   std::iota(bySize.begin(), bySize.end(), 0);
   std::stable_sort(bySize.begin(), bySize.end(), [&](size_t a, size_t b) {
@@ -65,13 +75,21 @@ Packing packBuffers(llvm::ArrayRef<PackingItem> items, uint32_t alignment) {
   });
   Packing best = packInOrder(items, bySize, align);
 
-  std::vector<size_t> byLength = bySize;
-  std::stable_sort(byLength.begin(), byLength.end(), [&](size_t a, size_t b) {
-    return items[a].end - items[a].start > items[b].end - items[b].start;
+  auto tryOrder = [&](auto before) {
+    std::vector<size_t> order = bySize;
+    std::stable_sort(order.begin(), order.end(), before);
+    Packing packing = packInOrder(items, order, align);
+    if (packing.size < best.size)
+      best = std::move(packing);
+  };
+  auto length = [&](size_t i) { return uint64_t(items[i].end - items[i].start) + 1; };
+  tryOrder([&](size_t a, size_t b) { return length(a) > length(b); });
+  // Area first: what is both big and long-lived is hardest to place late.
+  tryOrder([&](size_t a, size_t b) {
+    return items[a].size * length(a) > items[b].size * length(b);
   });
-  Packing byLengthPacking = packInOrder(items, byLength, align);
-  if (byLengthPacking.size < best.size)
-    best = std::move(byLengthPacking);
+  // In schedule order, the classic first fit for intervals.
+  tryOrder([&](size_t a, size_t b) { return items[a].start < items[b].start; });
   return best;
 }
 

@@ -23,9 +23,17 @@ struct PackingItem {
 };
 
 struct Packing {
-  std::vector<uint64_t> offsets; ///< one per item, multiples of the alignment
-  uint64_t size = 0;             ///< the arena: end of the highest item, aligned
+  std::vector<uint64_t> offsets; ///< one per item, aligned (itemAlignment)
+  uint64_t size = 0;             ///< the arena: end of the highest item
 };
+
+/// The alignment an item of `size` bytes gets in an arena aligned to
+/// `alignment`: all of it for buffers of a few vectors or more, where it
+/// speeds up vector loops; smaller ones only the largest power of two that
+/// divides their size, which is a multiple of their element size (element
+/// sizes being powers of two) and all generated code assumes. Small values
+/// then pack tightly instead of each taking a whole vector's worth of bytes.
+uint64_t itemAlignment(uint64_t size, uint32_t alignment);
 
 /// Best of a few greedy orders: each item goes to the lowest aligned offset
 /// free of the items already placed whose intervals overlap its own.

@@ -107,7 +107,6 @@ bool callsAsScalarCode(const Instruction &user, size_t index) {
   case Opcode::While:
   case Opcode::Conditional:
   case Opcode::Call:
-  case Opcode::Fusion:
     return false;
   default:
     return true;

@@ -47,12 +47,13 @@ std::unique_ptr<hlo::Instruction> makeInstruction(hlo::Opcode opcode, std::strin
                                                   llvm::ArrayRef<hlo::Instruction *> operands);
 
 /// Whether `user`'s called computation number `index` runs as scalar code
-/// (to_apply of reduce, map, sort, scatter, ...), as opposed to a computation
-/// with buffers of its own (while condition/body, conditional branch, call).
+/// (to_apply of reduce, map, sort, scatter, ..., and the computation of a
+/// fusion, emitted elementally), as opposed to a computation with buffers of
+/// its own (while condition/body, conditional branch, call).
 bool callsAsScalarCode(const hlo::Instruction &user, size_t index);
 
 /// The computations that run with buffers, callers before callees: the
-/// entry, and what while, conditional, call and fusion reach from it.
+/// entry, and what while, conditional and call reach from it.
 std::vector<const hlo::Computation *> bufferComputations(const hlo::Module &module);
 
 /// Same dimensions, element types and physical layouts (an absent layout is

@@ -41,10 +41,14 @@ struct PipelineOptions {
   /// many elements (larger results stay as code, keeping read-only data small).
   int64_t maxFoldedElements = 1 << 16;
   bool verifyEachPass = false;
+  /// Fuse producers into consumers (off: every instruction gets a buffer,
+  /// which `motec report --no-fusion` shows for comparison).
+  bool fusion = true;
 };
 
 /// The passes `motec compile` runs before code generation, in order: inline
-/// calls and fusions, algebraic simplification, constant folding, CSE, DCE.
+/// calls and fusions, algebraic simplification, constant folding, CSE, DCE,
+/// then fusion.
 void buildCompilePipeline(Pipeline &pipeline, const PipelineOptions &options);
 
 } // namespace mote::passes

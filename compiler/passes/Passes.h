@@ -96,6 +96,35 @@ public:
   llvm::Expected<bool> run(hlo::Module &module) override;
 };
 
+/// Moves a convolution's positive padding into a `pad` of its input and its
+/// window reversal into a `reverse` of its kernel (f32/f64 convolutions
+/// without lhs dilation or batch groups), so code generation can tile it as
+/// a strided contraction. Sums are unchanged: padding takes part in them as
+/// 0 * w either way.
+class ConvolutionPadding : public Pass {
+public:
+  llvm::StringRef name() const override { return "convolution-padding"; }
+  llvm::Expected<bool> run(hlo::Module &module) override;
+};
+
+/// Fuses producers into the consumers that read them (loop fusion of
+/// elementwise and data-movement chains, input fusion into reductions), so
+/// their values are computed where they are read and never stored: each
+/// group becomes a `fusion` instruction (kind kLoop, or kInput for a reduce
+/// root) whose computation code generation emits as one loop nest. Runs on
+/// every computation that owns buffers; fused computations run as elemental
+/// code and own none.
+class InstructionFusion : public Pass {
+public:
+  llvm::StringRef name() const override { return "fusion"; }
+  llvm::Expected<bool> run(hlo::Module &module) override;
+};
+
+/// Whether a fusion made by InstructionFusion reads operand `operand` only
+/// at the index of the element it stores (so it may write over that
+/// operand's buffer, like an elementwise op).
+bool fusionReadsOperandInPlace(const hlo::Instruction &fusion, size_t operand);
+
 /// The row-major shape holding the same bytes as `shape` read in its physical
 /// order: dims permuted major to minor, layouts dropped (recursively).
 hlo::Shape physicalShape(const hlo::Shape &shape);

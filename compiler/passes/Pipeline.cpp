@@ -77,6 +77,9 @@ void buildCompilePipeline(Pipeline &pipeline, const PipelineOptions &options) {
   // for bitcasts then meet their neighbours, and no rewrite needs to reason
   // about layouts (everything is row-major afterwards).
   pipeline.add(std::make_unique<LayoutNormalization>());
+  // On row-major convolutions; before folding, which then reverses constant
+  // kernels at compile time.
+  pipeline.add(std::make_unique<ConvolutionPadding>());
   pipeline.add(std::make_unique<AlgebraicSimplifier>());
   pipeline.add(std::make_unique<ConstantFolding>(options.maxFoldedElements));
   // After folding, which makes equal constants out of equal subexpressions.
@@ -88,6 +91,11 @@ void buildCompilePipeline(Pipeline &pipeline, const PipelineOptions &options) {
   pipeline.add(std::make_unique<AlgebraicSimplifier>());
   // Last: the passes above leave replaced instructions behind.
   pipeline.add(std::make_unique<DeadCodeElimination>());
+  // After everything that rewrites instructions: the groups it forms hide
+  // their members from the passes above, and code generation emits each as
+  // one loop.
+  if (options.fusion)
+    pipeline.add(std::make_unique<InstructionFusion>());
 }
 
 } // namespace mote::passes

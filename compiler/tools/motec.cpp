@@ -92,6 +92,11 @@ cl::opt<std::string> targetFeatures("features",
                                     cl::value_desc("+f,-g"), cl::sub(compileCommand),
                                     cl::sub(runSubcommand), cl::sub(reportCommand),
                                     cl::cat(motecCategory));
+cl::opt<bool> fusion("fusion",
+                     cl::desc("Fuse producers into the consumers that read them (default on; "
+                              "--fusion=false stores every value, for comparison)"),
+                     cl::init(true), cl::sub(compileCommand), cl::sub(runSubcommand),
+                     cl::sub(reportCommand), cl::cat(motecCategory));
 cl::opt<bool> reportJson("json", cl::desc("Print the report as JSON"), cl::sub(reportCommand),
                          cl::cat(motecCategory));
 cl::opt<std::string> compileOutput("o",
@@ -108,7 +113,8 @@ cl::opt<std::string> symbolName("name",
                                 cl::cat(motecCategory));
 cl::opt<std::string> emitKind("emit",
                               cl::desc("Emit one kind of output instead of object + header: "
-                                       "obj, asm, llvm, header or package"),
+                                       "obj, asm, llvm, hlo (after the passes), header or "
+                                       "package"),
                               cl::value_desc("kind"), cl::sub(compileCommand),
                               cl::cat(motecCategory));
 cl::opt<unsigned> runTimeout("timeout",
@@ -161,7 +167,7 @@ ExitCode runCommand() {
     return runPrint({modulePath}, outs(), errs());
   if (targetsCommand)
     return runTargets(outs());
-  TargetOptions target{targetTriples, targetCpu, targetFeatures};
+  TargetOptions target{targetTriples, targetCpu, targetFeatures, fusion};
   if (compileCommand) {
     CompileCommandOptions options;
     options.modulePath = modulePath;

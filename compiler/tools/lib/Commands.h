@@ -44,14 +44,15 @@ struct EvalOptions {
 };
 ExitCode runEval(const EvalOptions &options, llvm::raw_ostream &out, llvm::raw_ostream &errs);
 
-/// The target flags `motec compile` and `motec run` share.
+/// The code generation flags `motec compile`, `run` and `report` share.
 struct TargetOptions {
   std::string triples; ///< comma-separated; empty means the build machine's
   std::string cpu;
   std::string features;
+  bool fusion = true; ///< fuse producers into consumers (off to compare)
 };
 
-/// `motec compile model.hlo --target=T -o out [--emit=obj|asm|llvm|header]`.
+/// `motec compile model.hlo --target=T -o out [--emit=obj|asm|llvm|hlo|header]`.
 /// Without --emit it writes out.o and out.h; with it, the one kind of output
 /// to `out` exactly ("-" or no -o: standard output, except for objects).
 struct CompileCommandOptions {
@@ -59,7 +60,7 @@ struct CompileCommandOptions {
   TargetOptions target;
   std::string name;       ///< symbol prefix; empty: from the module's name
   std::string outputPath; ///< required without --emit
-  std::string emit;       ///< "", "obj", "asm", "llvm" or "header"
+  std::string emit;       ///< "", "obj", "asm", "llvm", "hlo", "header" or "package"
 };
 ExitCode runCompile(const CompileCommandOptions &options, llvm::raw_ostream &out,
                     llvm::raw_ostream &errs);

@@ -6,6 +6,7 @@
 
 #include "Toolchain.h"
 
+#include "hlo/Printer.h"
 #include "output/HeaderWriter.h"
 #include "output/ObjectEmitter.h"
 #include "output/PackageWriter.h"
@@ -22,7 +23,7 @@ namespace mote::tools {
 
 namespace {
 
-enum class Emit { ObjectAndHeader, Object, Assembly, LlvmIr, Header, Package };
+enum class Emit { ObjectAndHeader, Object, Assembly, LlvmIr, Header, Package, Hlo };
 
 std::optional<Emit> parseEmit(llvm::StringRef text) {
   return llvm::StringSwitch<std::optional<Emit>>(text)
@@ -32,6 +33,7 @@ std::optional<Emit> parseEmit(llvm::StringRef text) {
       .Case("llvm", Emit::LlvmIr)
       .Case("header", Emit::Header)
       .Case("package", Emit::Package)
+      .Case("hlo", Emit::Hlo)
       .Default(std::nullopt);
 }
 
@@ -101,7 +103,7 @@ ExitCode writePackageOutput(const CompileCommandOptions &options,
     auto module = loadModuleReportingErrors(options.modulePath, errs);
     if (!module)
       return ExitInvalidInput;
-    auto compiled = compileForTarget(*module, spec, options.name, errs);
+    auto compiled = compileForTarget(*module, spec, options.name, errs, options.target.fusion);
     if (auto *code = std::get_if<ExitCode>(&compiled))
       return *code;
     auto &model = std::get<output::CompiledModel>(compiled);
@@ -144,7 +146,7 @@ ExitCode runCompile(const CompileCommandOptions &options, llvm::raw_ostream &out
   std::optional<Emit> emit = parseEmit(options.emit);
   if (!emit) {
     errs << "error: unknown --emit=" << options.emit
-         << " (expected obj, asm, llvm, header or package)\n";
+         << " (expected obj, asm, llvm, hlo, header or package)\n";
     return ExitBadCommandLine;
   }
   llvm::StringRef outputPath = options.outputPath;
@@ -182,11 +184,16 @@ ExitCode runCompile(const CompileCommandOptions &options, llvm::raw_ostream &out
   auto module = loadModuleReportingErrors(options.modulePath, errs);
   if (!module)
     return ExitInvalidInput;
-  auto compiled = compileForTarget(*module, specs.front(), options.name, errs);
+  auto compiled = compileForTarget(*module, specs.front(), options.name, errs, options.target.fusion);
   if (auto *code = std::get_if<ExitCode>(&compiled))
     return *code;
   auto &model = std::get<output::CompiledModel>(compiled);
 
+  // The module as code generation saw it: after the pass pipeline, which
+  // compiling ran on it in place.
+  if (*emit == Emit::Hlo)
+    return writeOutput(outputPath, hlo::printModule(*module), out, errs) ? ExitOk
+                                                                        : ExitInvalidInput;
   if (*emit == Emit::Header)
     return writeOutput(outputPath, output::writeHeader(model.signature), out, errs)
                ? ExitOk

@@ -1,7 +1,7 @@
 //===- ReportCommand.cpp - motec report -----------------------------------===//
 //
 // What the compiler will make of a module: instruction counts by op before
-// and after the pass pipeline, the memory plan (every arena buffer, the arena
+// and after the pass pipeline, the fusions it formed, the memory plan (every arena buffer, the arena
 // size against the lower bound no plan can beat), read-only constant bytes,
 // and, for each target given, the code and data sizes of the object.
 //
@@ -18,6 +18,7 @@
 
 #include "hlo/Opcode.h"
 
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Object/ObjectFile.h"
 #include "llvm/Support/JSON.h"
@@ -29,12 +30,38 @@ namespace mote::tools {
 
 namespace {
 
-std::map<std::string, int64_t> countOpcodes(const hlo::Module &module) {
-  std::map<std::string, int64_t> counts;
+/// The computations fusion instructions call.
+llvm::SmallPtrSet<const hlo::Computation *, 16> fusedComputations(const hlo::Module &module) {
+  llvm::SmallPtrSet<const hlo::Computation *, 16> fused;
   for (const auto &computation : module.computations())
     for (const auto &instruction : computation->instructions())
-      ++counts[hlo::opcodeName(instruction->opcode()).str()];
+      if (instruction->opcode() == hlo::Opcode::Fusion)
+        for (const hlo::Computation *callee : instruction->calledComputations())
+          fused.insert(callee);
+  return fused;
+}
+
+/// Instructions by opcode; the parameters of fused computations are not
+/// instructions that run, so they are not counted.
+std::map<std::string, int64_t> countOpcodes(const hlo::Module &module) {
+  std::map<std::string, int64_t> counts;
+  auto fused = fusedComputations(module);
+  for (const auto &computation : module.computations())
+    for (const auto &instruction : computation->instructions())
+      if (!(fused.contains(computation.get()) &&
+            instruction->opcode() == hlo::Opcode::Parameter))
+        ++counts[hlo::opcodeName(instruction->opcode()).str()];
   return counts;
+}
+
+/// Fusion instructions, and the instructions inside them (parameters aside).
+std::pair<int64_t, int64_t> countFusions(const hlo::Module &module) {
+  auto fused = fusedComputations(module);
+  int64_t members = 0;
+  for (const hlo::Computation *computation : fused)
+    for (const auto &instruction : computation->instructions())
+      members += instruction->opcode() != hlo::Opcode::Parameter;
+  return {int64_t(fused.size()), members};
 }
 
 llvm::json::Object toJson(const std::map<std::string, int64_t> &counts) {
@@ -83,12 +110,15 @@ ExitCode runReport(const ReportOptions &options, llvm::raw_ostream &out, llvm::r
   size_t instructionsBefore = module->instructionCount();
 
   passes::Pipeline pipeline;
-  passes::buildCompilePipeline(pipeline, passes::PipelineOptions());
+  passes::PipelineOptions pipelineOptions;
+  pipelineOptions.fusion = options.target.fusion;
+  passes::buildCompilePipeline(pipeline, pipelineOptions);
   if (llvm::Error error = pipeline.run(*module)) {
     errs << llvm::toString(std::move(error)) << '\n';
     return ExitUnsupported;
   }
   std::map<std::string, int64_t> after = countOpcodes(*module);
+  auto [fusions, fusedInstructions] = countFusions(*module);
   passes::Schedule schedule = passes::scheduleModule(*module);
   passes::BufferAssignmentOptions bufferOptions;
   llvm::Expected<passes::BufferAssignment> assignment =
@@ -113,7 +143,7 @@ ExitCode runReport(const ReportOptions &options, llvm::raw_ostream &out, llvm::r
       auto fresh = loadModuleReportingErrors(options.modulePath, errs);
       if (!fresh)
         return ExitInvalidInput;
-      auto compiled = compileForTarget(*fresh, spec, "", errs);
+      auto compiled = compileForTarget(*fresh, spec, "", errs, options.target.fusion);
       if (auto *code = std::get_if<ExitCode>(&compiled))
         return *code;
       auto &model = std::get<output::CompiledModel>(compiled);
@@ -146,6 +176,8 @@ ExitCode runReport(const ReportOptions &options, llvm::raw_ostream &out, llvm::r
     report["instructions_after_passes"] = int64_t(module->instructionCount());
     report["opcodes"] = toJson(before);
     report["opcodes_after_passes"] = toJson(after);
+    report["fusions"] = fusions;
+    report["fused_instructions"] = fusedInstructions;
     llvm::json::Array buffers;
     for (const passes::ArenaBuffer &buffer : assignment->buffers()) {
       llvm::json::Array values;
@@ -188,6 +220,7 @@ ExitCode runReport(const ReportOptions &options, llvm::raw_ostream &out, llvm::r
         << " after)";
   }
   out << '\n';
+  out << "  fusions:      " << fusions << " (" << fusedInstructions << " instructions)\n";
   out << "  constants:    " << constantBytes << " bytes of read-only data\n";
   out << "  arena:        " << arena << " bytes, lower bound " << bound << " bytes (ratio "
       << llvm::format("%.3f", ratio) << "), alignment " << assignment->alignment() << '\n';

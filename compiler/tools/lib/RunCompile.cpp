@@ -27,10 +27,12 @@ resolveTargetOptions(const TargetOptions &options, llvm::raw_ostream &errs) {
 std::variant<output::CompiledModel, ExitCode> compileForTarget(hlo::Module &module,
                                                                const target::TargetSpec &spec,
                                                                llvm::StringRef name,
-                                                               llvm::raw_ostream &errs) {
+                                                               llvm::raw_ostream &errs,
+                                                               bool fusion) {
   output::CompileOptions options;
   options.target = spec;
   options.name = name.str();
+  options.fusion = fusion;
   auto compiled = output::compileModel(module, options);
   if (compiled)
     return std::move(*compiled);

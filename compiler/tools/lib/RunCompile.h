@@ -30,7 +30,8 @@ resolveTargetOptions(const TargetOptions &options, llvm::raw_ostream &errs);
 std::variant<output::CompiledModel, ExitCode> compileForTarget(hlo::Module &module,
                                                                const target::TargetSpec &spec,
                                                                llvm::StringRef name,
-                                                               llvm::raw_ostream &errs);
+                                                               llvm::raw_ostream &errs,
+                                                               bool fusion = true);
 
 } // namespace mote::tools
 

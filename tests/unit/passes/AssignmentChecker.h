@@ -40,8 +40,18 @@ public:
     llvm::DenseMap<std::pair<const hlo::Instruction *, uint32_t>, const ArenaBuffer *> bufferOf;
     uint32_t alignment = assignment_.alignment();
     for (const ArenaBuffer &buffer : assignment_.buffers()) {
-      if (buffer.offset % alignment)
+      // Buffers of four vectors or more are vector aligned; every buffer is
+      // aligned for the elements it holds.
+      if (buffer.size >= 4 * alignment && buffer.offset % alignment)
         fail() << "buffer at " << buffer.offset << " is not aligned to " << alignment;
+      for (const auto &[instruction, leaf] : buffer.values) {
+        llvm::SmallVector<const hlo::Shape *, 4> leaves;
+        instruction->shape().collectLeaves(leaves);
+        if (leaf < leaves.size() && leaves[leaf]->isArray() &&
+            buffer.offset % hlo::storageBytes(leaves[leaf]->elementType()))
+          fail() << "buffer at " << buffer.offset << " is misaligned for %"
+                 << instruction->name().str();
+      }
       if (buffer.offset + buffer.size > assignment_.arenaSize())
         fail() << "buffer at " << buffer.offset << " ends past the arena";
       for (const auto &value : buffer.values)

@@ -274,9 +274,29 @@ TEST_CASE("buffer-packing: greedy packing and the lower bound on hand-made inter
                     packing.offsets[j] < packing.offsets[i] + items[i].size;
       CHECK_FALSE((live && shared));
     }
-  Packing aligned = packBuffers(items, 64);
-  for (uint64_t offset : aligned.offsets)
-    CHECK(offset % 64 == 0);
+  // Buffers of 4 x 16 bytes or more are 16-byte aligned; smaller ones to
+  // the largest power of two dividing their size.
+  Packing aligned = packBuffers(items, 16);
+  CHECK(aligned.offsets[0] % 16 == 0);
+  CHECK(aligned.offsets[1] % 2 == 0);
+  CHECK(aligned.offsets[2] % 2 == 0);
+  CHECK(aligned.offsets[3] % 16 == 0);
+}
+
+TEST_CASE("buffer-packing: small buffers pack tightly, big ones stay vector aligned") {
+  CHECK(itemAlignment(4, 16) == 4);
+  CHECK(itemAlignment(12, 16) == 4);
+  CHECK(itemAlignment(1, 16) == 1);
+  CHECK(itemAlignment(36, 16) == 4);
+  CHECK(itemAlignment(48, 16) == 16);
+  CHECK(itemAlignment(64, 16) == 16);
+  CHECK(itemAlignment(200, 64) == 8);
+  CHECK(itemAlignment(4096, 64) == 64);
+  // Three scalars (s32, s32, pred) live at once: 9 bytes, not 3 x 16.
+  std::vector<PackingItem> scalars = {{4, 0, 2}, {4, 0, 2}, {1, 1, 2}};
+  Packing packing = packBuffers(scalars, 16);
+  CHECK(liveBytesLowerBound(scalars) == 9);
+  CHECK(packing.size == 9);
 }
 
 } // namespace

@@ -151,6 +151,8 @@ TEST_CASE("hlo-corpus: pipeline, schedule and buffer assignment on every module"
                          << "\n  modules with >= 4 KiB live (" << large << "): worst " << worstLarge
                          << " (" << worstLargeName << "), mean "
                          << (large ? sumLarge / double(large) : 0.0));
+  // The plan is within 10% of what no plan can beat, on every module.
+  CHECK(worst <= 1.1);
   CHECK(worstLarge <= 1.1);
 }
 

@@ -1,0 +1,71 @@
+//===- ContractionKernel.h - Register-tiled strided contractions -*- C++ -*-===//
+///
+/// \file
+/// Internal to code generation: the loop nest that dot and convolution share.
+/// A contraction is described by strides alone: every result element at
+/// (outer..., row, column) is the sum over the contracting index space of
+/// lhs[...] * rhs[...], each operand and the result addressed as a base plus
+/// one stride per direction. A dot, a convolution without padding (windows
+/// as overlapping strides), a grouped or depthwise convolution are all such
+/// contractions.
+///
+/// The kernel keeps a tile of MR rows x NR columns of the result in vector
+/// registers while the contracting loops run, so each operand element loaded
+/// feeds many multiplies. Every result element still sees exactly the
+/// reference evaluator's arithmetic: it starts at +0 and, for the
+/// contracting indices in row-major order, adds one rounded product at a
+/// time (a separate multiply and add, never a fused one, the lhs value
+/// always multiplying from the left). Only which elements are computed
+/// together changes, so results stay bit-identical to the elemental path.
+///
+//===----------------------------------------------------------------------===//
+#ifndef MOTE_CODEGEN_CONTRACTIONKERNEL_H
+#define MOTE_CODEGEN_CONTRACTIONKERNEL_H
+
+#include "hlo/PrimitiveType.h"
+#include "target/Target.h"
+
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/TargetParser/Triple.h"
+
+namespace mote::codegen {
+
+/// Where each direction of the loop space moves in one array (in elements;
+/// 0 when the array does not vary along it), and where it starts.
+struct OperandStrides {
+  int64_t base = 0;
+  llvm::SmallVector<int64_t, 4> outer; ///< per outer result dimension
+  int64_t row = 0, column = 0;
+  llvm::SmallVector<int64_t, 4> contracting; ///< per contracting dimension
+};
+
+/// A contraction as MR x NR tiles over (outer, rows, columns) with a
+/// contracting loop nest (outermost first).
+struct ContractionPlan {
+  hlo::PrimitiveType type = hlo::PrimitiveType::F32; ///< f32 or f64, all three arrays
+  llvm::SmallVector<int64_t, 4> outerDims;
+  int64_t rows = 1, columns = 1;
+  llvm::SmallVector<int64_t, 4> contractingDims;
+  OperandStrides operand[2]; ///< lhs, rhs
+  /// The result's strides (contracting unused). Columns must be contiguous
+  /// (column == 1) so tiles store as vectors.
+  OperandStrides result;
+};
+
+/// Strides of a row-major array of `dims`.
+llvm::SmallVector<int64_t, 4> rowMajorStrides(llvm::ArrayRef<int64_t> dims);
+
+/// Emits `plan` at the builder's position, reading `lhs` and `rhs` and
+/// writing `out` (element pointers); `local` makes a stack slot in the
+/// function's entry block. The tile shape follows the target's vector
+/// registers (`spec` may be null: the triple's baseline).
+void emitContraction(llvm::IRBuilderBase &builder, llvm::Type *indexType,
+                     const ContractionPlan &plan, const llvm::Triple &triple,
+                     const target::TargetSpec *spec, llvm::Value *lhs, llvm::Value *rhs,
+                     llvm::Value *out, llvm::function_ref<llvm::AllocaInst *(llvm::Type *)> local);
+
+} // namespace mote::codegen
+
+#endif // MOTE_CODEGEN_CONTRACTIONKERNEL_H
