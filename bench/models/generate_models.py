@@ -1,0 +1,386 @@
+#!/usr/bin/env python3
+"""Writes the benchmark models as HLO text, with their weights and inputs as .npy.
+
+  generate_models.py OUT_DIR [--seed S]
+
+For each model NAME in mlp, ds-cnn, mobilenet-block, transformer, gemm:
+
+  OUT_DIR/NAME/model.hlo      the module as XLA/JAX print it (typed operands, layouts,
+                              entry_computation_layout, metadata, weights as constants)
+  OUT_DIR/NAME/input_0.npy    the entry parameters, in order (float32)
+  OUT_DIR/NAME/<weight>.npy   every constant tensor, in the layout the HLO holds it
+                              (dots: [in, out]; convolutions: HWIO), for the peers
+  OUT_DIR/NAME/manifest.json  inputs, weights, output shape and FLOPs per inference
+
+Weights come from numpy's PCG64 with a fixed seed, so every run writes the same files.
+Batch norm is folded into the convolution weights and biases, as exported models have it.
+Constants are printed the way XLA prints f32 literals (%.6g, or %.9g when six digits do
+not round-trip), so the .npy files hold exactly the values the HLO does.
+"""
+
+import argparse
+import json
+import math
+import os
+
+import numpy as np
+
+SOURCE_FILE = "/tmp/bench_models.py"
+
+
+def fp_text(value):
+    """An f32 value as XLA's literal printer writes it (tsl FloatToBuffer)."""
+    value = np.float32(value)
+    if math.isinf(value):
+        return "inf" if value > 0 else "-inf"
+    text = "%.6g" % value
+    if np.float32(float(text)) != value:
+        text = "%.9g" % value
+    return text
+
+
+def literal_text(array):
+    """The body of constant(...) for an array: {1, 2}, { {1, 2}, {3, 4} }, ..."""
+    if array.ndim == 0:
+        return fp_text(array)
+    if array.ndim == 1:
+        return "{" + ", ".join(fp_text(v) for v in array) + "}"
+    return "{ " + ", ".join(literal_text(sub) for sub in array) + " }"
+
+
+def shape_text(shape, layout=True):
+    dims = ",".join(str(d) for d in shape)
+    if not layout or len(shape) == 0:
+        return f"f32[{dims}]"
+    minor_to_major = ",".join(str(d) for d in reversed(range(len(shape))))
+    return f"f32[{dims}]{{{minor_to_major}}}"
+
+
+class Value:
+    def __init__(self, name, shape):
+        self.name, self.shape = name, tuple(shape)
+
+    def typed(self):
+        return f"{shape_text(self.shape)} %{self.name}"
+
+
+class ModuleBuilder:
+    """Builds one HLO module in the text form XLA prints with typed operands."""
+
+    def __init__(self, function):
+        self.function = function
+        self.next_id = 1
+        self.lines = []
+        self.params = []
+        self.regions = {}
+        self.region_text = []
+        self.line = 1
+
+    def _name(self, base):
+        name = f"{base}.{self.next_id}"
+        self.next_id += 1
+        return name
+
+    def _meta(self, op_name):
+        if not op_name:
+            return ""
+        self.line += 1
+        return (f', metadata={{op_name="jit({self.function})/jit(main)/{op_name}" '
+                f'source_file="{SOURCE_FILE}" source_line={self.line}}}')
+
+    def parameter(self, shape, label):
+        name = self._name(f"Arg_{len(self.params)}")
+        self.params.append((name, shape))
+        self.lines.append(f"  %{name} = {shape_text(shape)} parameter({len(self.params) - 1}), "
+                          f'metadata={{op_name="{label}"}}')
+        return Value(name, shape)
+
+    def constant(self, array):
+        array = np.asarray(array, dtype=np.float32)
+        name = self._name("constant")
+        self.lines.append(f"  %{name} = {shape_text(array.shape)} constant({literal_text(array)})")
+        return Value(name, array.shape)
+
+    def op(self, opcode, shape, operands, attrs="", op_name=None):
+        name = self._name(opcode)
+        args = ", ".join(v.typed() for v in operands)
+        extra = f", {attrs}" if attrs else ""
+        self.lines.append(f"  %{name} = {shape_text(shape)} {opcode}({args}){extra}"
+                          f"{self._meta(op_name)}")
+        return Value(name, shape)
+
+    def region(self, opcode):
+        """A scalar binary computation (add, maximum) for reduce's to_apply."""
+        if opcode not in self.regions:
+            index = len(self.regions)
+            a, b = self._name("Arg_0"), self._name("Arg_1")
+            root = self._name(opcode)
+            name = f"region_{index}.{self.next_id}"
+            self.next_id += 1
+            self.region_text.append(
+                f"%{name} ({a}: f32[], {b}: f32[]) -> f32[] {{\n"
+                f"  %{a} = f32[] parameter(0)\n"
+                f"  %{b} = f32[] parameter(1)\n"
+                f"  ROOT %{root} = f32[] {opcode}(f32[] %{a}, f32[] %{b})\n"
+                f"}}\n")
+            self.regions[opcode] = name
+        return self.regions[opcode]
+
+    # Shorthands for the ops the models use.
+    def scalar(self, value, shape):
+        c = self.constant(np.float32(value))
+        return self.broadcast(c, shape, ())
+
+    def broadcast(self, value, shape, dims, op_name=None):
+        dims_text = ",".join(str(d) for d in dims)
+        return self.op("broadcast", shape, [value], f"dimensions={{{dims_text}}}", op_name)
+
+    def binary(self, opcode, a, b, op_name):
+        return self.op(opcode, a.shape, [a, b], op_name=op_name)
+
+    def unary(self, opcode, a, op_name):
+        return self.op(opcode, a.shape, [a], op_name=op_name)
+
+    def reduce(self, a, init, dims, opcode, op_name):
+        shape = [d for i, d in enumerate(a.shape) if i not in dims]
+        zero = self.constant(np.float32(init))
+        dims_text = ",".join(str(d) for d in dims)
+        return self.op("reduce", shape, [a, zero],
+                       f"dimensions={{{dims_text}}}, to_apply=%{self.region(opcode)}", op_name)
+
+    def dot(self, a, b, shape, dims, op_name="dot_general"):
+        return self.op("dot", shape, [a, b], dims, op_name)
+
+    def matmul(self, a, w):
+        shape = a.shape[:-1] + w.shape[1:]
+        return self.dot(a, w, shape, f"lhs_contracting_dims={{{len(a.shape) - 1}}}, "
+                        "rhs_contracting_dims={0}",
+                        "dot_general[dimension_numbers=(([1], [0]), ([], []))]")
+
+    def add_bias(self, a, bias):
+        b = self.broadcast(bias, a.shape, (len(a.shape) - 1,), "add")
+        return self.binary("add", a, b, "add")
+
+    def conv(self, x, kernel, stride, pad, groups=1):
+        """NHWC x HWIO convolution with explicit padding ((top, bottom), (left, right))."""
+        n, h, w, _ = x.shape
+        kh, kw, _, out = kernel.shape
+        oh = (h + pad[0][0] + pad[0][1] - kh) // stride + 1
+        ow = (w + pad[1][0] + pad[1][1] - kw) // stride + 1
+        window = f"size={kh}x{kw}"
+        if stride != 1:
+            window += f" stride={stride}x{stride}"
+        if any(p for side in pad for p in side):
+            window += f" pad={pad[0][0]}_{pad[0][1]}x{pad[1][0]}_{pad[1][1]}"
+        attrs = f"window={{{window}}}, dim_labels=b01f_01io->b01f"
+        if groups > 1:
+            attrs += f", feature_group_count={groups}"
+        return self.op("convolution", (n, oh, ow, out), [x, kernel], attrs,
+                       "conv_general_dilated[window_strides=({0}, {0})]".format(stride))
+
+    def text(self, module_name, root):
+        params = ", ".join(shape_text(s) for _, s in self.params)
+        header = (f"HloModule {module_name}, entry_computation_layout="
+                  f"{{({params})->{shape_text(root.shape)}}}\n\n")
+        self.lines[-1] = "  ROOT " + self.lines[-1].lstrip()
+        signature = ", ".join(f"{n}: {shape_text(s, layout=False)}" for n, s in self.params)
+        entry = (f"ENTRY %main.{self.next_id} ({signature}) -> {shape_text(root.shape, False)} {{\n"
+                 + "\n".join(self.lines) + "\n}\n\n")
+        return header + "".join(r + "\n" for r in self.region_text) + entry
+
+
+class Model:
+    """Weights, inputs and the HLO of one benchmark model."""
+
+    def __init__(self, name, function, rng):
+        self.name, self.rng = name, rng
+        self.hlo = ModuleBuilder(function)
+        self.weights = {}
+        self.inputs = []
+        self.flops = 0
+
+    def weight(self, label, shape, scale):
+        array = (self.rng.standard_normal(shape) * scale).astype(np.float32)
+        return self.named(label, array)
+
+    def named(self, label, array):
+        self.weights[label] = np.asarray(array, dtype=np.float32)
+        return self.hlo.constant(self.weights[label])
+
+    def input(self, label, shape, scale=1.0):
+        array = self.rng.uniform(-scale, scale, shape).astype(np.float32)
+        self.inputs.append(array)
+        return self.hlo.parameter(shape, label)
+
+    def dense(self, x, label, n_in, n_out, relu=None):
+        w = self.weight(f"{label}_w", (n_in, n_out), math.sqrt(2.0 / n_in))
+        b = self.weight(f"{label}_b", (n_out,), 0.1)
+        y = self.hlo.add_bias(self.hlo.matmul(x, w), b)
+        self.flops += 2 * math.prod(x.shape[:-1]) * n_in * n_out
+        return self.activation(y, relu)
+
+    def conv(self, x, label, kernel, stride, pad, groups=1, relu=None):
+        """Convolution + bias (batch norm folded in: scale the kernel, shift the bias)."""
+        kh, kw, cin, cout = kernel
+        w = self.rng.standard_normal(kernel) * math.sqrt(2.0 / (kh * kw * cin))
+        gamma = self.rng.uniform(0.8, 1.2, cout)
+        beta = self.rng.standard_normal(cout) * 0.1
+        mean = self.rng.standard_normal(cout) * 0.1
+        var = self.rng.uniform(0.5, 1.5, cout)
+        scale = gamma / np.sqrt(var + 1e-3)
+        y = self.hlo.conv(x, self.named(f"{label}_w", w * scale), stride, pad, groups)
+        y = self.hlo.add_bias(y, self.named(f"{label}_b", beta - mean * scale))
+        self.flops += 2 * math.prod(y.shape) * kh * kw * cin
+        return self.activation(y, relu)
+
+    def activation(self, y, kind):
+        h = self.hlo
+        if kind in ("relu", "relu6"):
+            y = h.binary("maximum", y, h.scalar(0, y.shape), "max")
+        if kind == "relu6":
+            y = h.binary("minimum", y, h.scalar(6, y.shape), "min")
+        return y
+
+    def write(self, out_dir, root, module_name):
+        folder = os.path.join(out_dir, self.name)
+        os.makedirs(folder, exist_ok=True)
+        with open(os.path.join(folder, "model.hlo"), "w") as f:
+            f.write(self.hlo.text(module_name, root))
+        inputs = []
+        for i, array in enumerate(self.inputs):
+            inputs.append(f"input_{i}.npy")
+            np.save(os.path.join(folder, inputs[-1]), array)
+        for label, array in self.weights.items():
+            np.save(os.path.join(folder, f"{label}.npy"), array)
+        manifest = {"name": self.name, "inputs": inputs, "weights": sorted(self.weights),
+                    "output_shape": list(root.shape), "flops": self.flops}
+        with open(os.path.join(folder, "manifest.json"), "w") as f:
+            json.dump(manifest, f, indent=1)
+            f.write("\n")
+
+
+def mlp(rng):
+    m = Model("mlp", "mlp", rng)
+    x = m.input("x", (1, 784))
+    h = m.dense(x, "fc1", 784, 256, "relu")
+    h = m.dense(h, "fc2", 256, 128, "relu")
+    return m, m.dense(h, "fc3", 128, 10), "jit_mlp"
+
+
+def ds_cnn(rng):
+    """DS-CNN (Hello Edge) keyword spotting: 49x10 MFCC in, 12 classes out."""
+    m = Model("ds-cnn", "ds_cnn", rng)
+    h = m.hlo
+    x = m.input("mfcc", (1, 49, 10, 1))
+    # SAME padding for a 10x4 window at stride 2 over 49x10: 4_5 rows, 1_1 columns.
+    y = m.conv(x, "conv1", (10, 4, 1, 64), 2, ((4, 5), (1, 1)), relu="relu")
+    for block in range(1, 5):
+        y = m.conv(y, f"dw{block}", (3, 3, 1, 64), 1, ((1, 1), (1, 1)), groups=64, relu="relu")
+        y = m.conv(y, f"pw{block}", (1, 1, 64, 64), 1, ((0, 0), (0, 0)), relu="relu")
+    total = h.reduce(y, 0, (1, 2), "add", "reduce_sum[axes=(1, 2)]")
+    count = y.shape[1] * y.shape[2]
+    pooled = h.binary("divide", total, h.scalar(count, total.shape), "div")
+    return m, m.dense(pooled, "fc", 64, 12), "jit_ds_cnn"
+
+
+def mobilenet_block(rng):
+    """MobileNetV2 inverted residual: 1x1 expand x6, 3x3 depthwise, 1x1 project, add."""
+    m = Model("mobilenet-block", "inverted_residual", rng)
+    x = m.input("x", (1, 56, 56, 24))
+    y = m.conv(x, "expand", (1, 1, 24, 144), 1, ((0, 0), (0, 0)), relu="relu6")
+    y = m.conv(y, "depthwise", (3, 3, 1, 144), 1, ((1, 1), (1, 1)), groups=144, relu="relu6")
+    y = m.conv(y, "project", (1, 1, 144, 24), 1, ((0, 0), (0, 0)))
+    return m, m.hlo.binary("add", x, y, "add"), "jit_inverted_residual"
+
+
+def layer_norm(m, x, label):
+    h = m.hlo
+    rows, width = x.shape
+    gamma = m.named(f"{label}_gamma", 1.0 + 0.1 * m.rng.standard_normal(width))
+    beta = m.named(f"{label}_beta", 0.1 * m.rng.standard_normal(width))
+    mean = h.binary("divide", h.reduce(x, 0, (1,), "add", "reduce_sum[axes=(1,)]"),
+                    h.scalar(width, (rows,)), "div")
+    centered = h.binary("subtract", x, h.broadcast(mean, x.shape, (0,)), "sub")
+    square = h.binary("multiply", centered, centered, "integer_pow[y=2]")
+    var = h.binary("divide", h.reduce(square, 0, (1,), "add", "reduce_sum[axes=(1,)]"),
+                   h.scalar(width, (rows,)), "div")
+    var = h.binary("add", var, h.scalar(1e-5, (rows,)), "add")
+    rstd = h.unary("rsqrt", var, "rsqrt")
+    y = h.binary("multiply", centered, h.broadcast(rstd, x.shape, (0,)), "mul")
+    y = h.binary("multiply", y, h.broadcast(gamma, x.shape, (1,)), "mul")
+    return h.binary("add", y, h.broadcast(beta, x.shape, (1,)), "add")
+
+
+def transformer(rng):
+    """One post-LN encoder layer: seq 128, d_model 256, 4 heads, FFN 1024, GELU (tanh)."""
+    seq, d, heads, ffn = 128, 256, 4, 1024
+    dh = d // heads
+    m = Model("transformer", "encoder_layer", rng)
+    h = m.hlo
+    x = m.input("x", (seq, d))
+    split = {}
+    for p in ("q", "k", "v"):
+        y = m.dense(x, p, d, d)
+        split[p] = h.op("reshape", (seq, heads, dh), [y], op_name="reshape")
+    scores = h.dot(split["q"], split["k"], (heads, seq, seq),
+                   "lhs_batch_dims={1}, lhs_contracting_dims={2}, "
+                   "rhs_batch_dims={1}, rhs_contracting_dims={2}",
+                   "dot_general[dimension_numbers=(([2], [2]), ([1], [1]))]")
+    scores = h.binary("multiply", scores, h.scalar(1.0 / math.sqrt(dh), scores.shape), "mul")
+    top = h.reduce(scores, float("-inf"), (2,), "maximum", "reduce_max[axes=(2,)]")
+    shifted = h.binary("subtract", scores, h.broadcast(top, scores.shape, (0, 1)), "sub")
+    exps = h.unary("exponential", shifted, "exp")
+    total = h.reduce(exps, 0, (2,), "add", "reduce_sum[axes=(2,)]")
+    probs = h.binary("divide", exps, h.broadcast(total, scores.shape, (0, 1)), "div")
+    context = h.dot(probs, split["v"], (heads, seq, dh),
+                    "lhs_batch_dims={0}, lhs_contracting_dims={2}, "
+                    "rhs_batch_dims={1}, rhs_contracting_dims={0}",
+                    "dot_general[dimension_numbers=(([2], [0]), ([0], [1]))]")
+    m.flops += 2 * 2 * heads * seq * seq * dh
+    context = h.op("transpose", (seq, heads, dh), [context], "dimensions={1,0,2}",
+                   "transpose[permutation=(1, 0, 2)]")
+    context = h.op("reshape", (seq, d), [context], op_name="reshape")
+    attended = m.dense(context, "o", d, d)
+    y1 = layer_norm(m, h.binary("add", x, attended, "add"), "ln1")
+    f = m.dense(y1, "ffn1", d, ffn)
+    # jax.nn.gelu(approximate=True): x * 0.5 * (1 + tanh(sqrt(2/pi) * (x + 0.044715 x^3))).
+    cube = h.binary("multiply", f, h.binary("multiply", f, f, "integer_pow[y=3]"),
+                    "integer_pow[y=3]")
+    inner = h.binary("add", f, h.binary("multiply", cube, h.scalar(0.044715, f.shape), "mul"),
+                     "add")
+    inner = h.binary("multiply", inner, h.scalar(math.sqrt(2 / math.pi), f.shape), "mul")
+    cdf = h.binary("add", h.unary("tanh", inner, "tanh"), h.scalar(1, f.shape), "add")
+    cdf = h.binary("multiply", cdf, h.scalar(0.5, f.shape), "mul")
+    gelu = h.binary("multiply", f, cdf, "mul")
+    g = m.dense(gelu, "ffn2", ffn, d)
+    return m, layer_norm(m, h.binary("add", y1, g, "add"), "ln2"), "jit_encoder_layer"
+
+
+def gemm(rng):
+    m = Model("gemm", "gemm", rng)
+    a = m.input("a", (512, 512))
+    b = m.input("b", (512, 512))
+    m.flops = 2 * 512 ** 3
+    return m, m.hlo.matmul(a, b), "jit_gemm"
+
+
+MODELS = {"mlp": mlp, "ds-cnn": ds_cnn, "mobilenet-block": mobilenet_block,
+          "transformer": transformer, "gemm": gemm}
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("out_dir")
+    parser.add_argument("--seed", type=int, default=20240601)
+    parser.add_argument("--models", default=",".join(MODELS))
+    args = parser.parse_args()
+    for index, name in enumerate(MODELS):
+        if name not in args.models.split(","):
+            continue
+        # One generator a model, so each model's weights do not depend on the others.
+        model, root, module_name = MODELS[name](np.random.default_rng([args.seed, index]))
+        model.write(args.out_dir, root, module_name)
+
+
+if __name__ == "__main__":
+    main()
