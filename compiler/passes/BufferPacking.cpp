@@ -14,6 +14,7 @@
 #include <bit>
 #include <map>
 #include <numeric>
+#include <random>
 
 namespace mote::passes {
 
@@ -90,6 +91,21 @@ Packing packBuffers(llvm::ArrayRef<PackingItem> items, uint32_t alignment) {
   });
   // In schedule order, the classic first fit for intervals.
   tryOrder([&](size_t a, size_t b) { return items[a].start < items[b].start; });
+
+  // Sizes within a factor of two of each other in random orders (seeded, so
+  // plans are reproducible): big-first puts all the big buffers at the
+  // bottom, where alternating big and medium ones often packs tighter.
+  // Stops early once a plan meets the lower bound; fewer tries on big graphs.
+  const uint64_t bound = liveBytesLowerBound(items);
+  const int tries = items.size() <= 500 ? 32 : items.size() <= 2000 ? 8 : 0;
+  std::mt19937_64 random(0x6d6f7465);
+  std::uniform_real_distribution<double> jitter(1.0, 2.0);
+  std::vector<double> key(items.size());
+  for (int t = 0; t < tries && best.size > bound; ++t) {
+    for (size_t i = 0; i < items.size(); ++i)
+      key[i] = double(items[i].size) * jitter(random);
+    tryOrder([&](size_t a, size_t b) { return key[a] > key[b]; });
+  }
   return best;
 }
 
