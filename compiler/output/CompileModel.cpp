@@ -65,7 +65,8 @@ llvm::Expected<CompiledModel> compileModel(hlo::Module &module, const CompileOpt
     return signature.takeError();
   signature->triple = spec.triple;
   signature->cpu = spec.cpu;
-  signature->features = spec.features;
+  // What the machine that loads the code must have, implied features included.
+  signature->features = target::requiredFeatures(spec);
 
   passes::Pipeline pipeline;
   passes::PipelineOptions pipelineOptions;

@@ -2,6 +2,8 @@
 
 #include "target/Target.h"
 
+#include "mote/cpu_features.h"
+
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/MC/MCSubtargetInfo.h"
@@ -244,6 +246,33 @@ llvm::Expected<std::unique_ptr<llvm::TargetMachine>> createTargetMachine(const T
     return error("LLVM cannot create a target machine for " + spec.triple + " (cpu " + spec.cpu +
                  ")");
   return machine;
+}
+
+std::string requiredFeatures(const TargetSpec &spec) {
+  llvm::Triple triple(spec.triple);
+  const char *detectable = nullptr;
+  if (triple.getArch() == llvm::Triple::x86_64)
+    detectable = MOTE_CPU_FEATURES_X86_64;
+  else if (triple.isAArch64())
+    detectable = MOTE_CPU_FEATURES_AARCH64;
+  else if (triple.isRISCV64())
+    detectable = MOTE_CPU_FEATURES_RISCV64;
+  std::string required;
+  auto append = [&](llvm::StringRef feature) {
+    required += (required.empty() ? "" : ",") + feature.str();
+  };
+  if (!detectable || (spec.info && spec.info->bareMetal)) {
+    for (const std::string &feature : splitFeatures(spec.features))
+      if (llvm::StringRef(feature).starts_with("+"))
+        append(feature);
+    return required;
+  }
+  llvm::SmallVector<llvm::StringRef, 24> names;
+  llvm::StringRef(detectable).split(names, ',');
+  for (llvm::StringRef name : names)
+    if (hasFeature(spec, name))
+      append(("+" + name).str());
+  return required;
 }
 
 unsigned preferredAlignment(const TargetSpec &spec) {

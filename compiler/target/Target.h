@@ -75,6 +75,12 @@ llvm::StringRef abiName(const TargetSpec &spec);
 /// implied features included.
 bool hasFeature(const TargetSpec &spec, llvm::StringRef feature);
 
+/// The CPU features code compiled for `spec` requires of the machine that
+/// loads it (mote/cpu_features.h): for Linux triples, each feature the
+/// runtime can detect that the CPU and features enable; for bare-metal
+/// triples, the features given. Comma-separated "+x".
+std::string requiredFeatures(const TargetSpec &spec);
+
 /// The widest vector register of the target in bytes (scratch alignment
 /// never goes below 16).
 unsigned preferredAlignment(const TargetSpec &spec);

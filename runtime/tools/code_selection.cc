@@ -2,8 +2,13 @@
 
 #include "code_selection.h"
 
+#include "mote/cpu_features.h"
+
 #if defined(__linux__) && (defined(__aarch64__) || defined(__riscv))
 #include <sys/auxv.h>
+#endif
+#if defined(__x86_64__)
+#include <cpuid.h>
 #endif
 
 namespace mote::run {
@@ -22,48 +27,74 @@ const char *machineTriple() {
 #endif
 }
 
-std::string machineFeatures() {
-  std::string out;
-  auto add = [&out](bool present, const char *feature) {
-    if (present)
-      out += std::string(out.empty() ? "" : ",") + feature;
-  };
+std::vector<FeatureProbe> machineFeatureProbes() {
+  std::vector<FeatureProbe> probes;
 #if defined(__x86_64__)
   __builtin_cpu_init();
-  add(true, "+sse,+sse2"); // the x86-64 baseline
-  add(__builtin_cpu_supports("sse3"), "+sse3");
-  add(__builtin_cpu_supports("ssse3"), "+ssse3");
-  add(__builtin_cpu_supports("sse4.1"), "+sse4.1");
-  add(__builtin_cpu_supports("sse4.2"), "+sse4.2");
-  add(__builtin_cpu_supports("popcnt"), "+popcnt");
-  add(__builtin_cpu_supports("avx"), "+avx");
-  add(__builtin_cpu_supports("avx2"), "+avx2");
-  add(__builtin_cpu_supports("fma"), "+fma");
-  add(__builtin_cpu_supports("bmi"), "+bmi");
-  add(__builtin_cpu_supports("bmi2"), "+bmi2");
-  add(__builtin_cpu_supports("avx512f"), "+avx512f");
-  add(__builtin_cpu_supports("avx512bw"), "+avx512bw");
-  add(__builtin_cpu_supports("avx512dq"), "+avx512dq");
-  add(__builtin_cpu_supports("avx512vl"), "+avx512vl");
+  unsigned eax = 0, ebx = 0, ecx1 = 0, edx = 0, ecxExtended = 0;
+  __get_cpuid(1, &eax, &ebx, &ecx1, &edx);
+  __get_cpuid(0x80000001u, &eax, &ebx, &ecxExtended, &edx);
+  probes = {
+      {"sse3", bool(__builtin_cpu_supports("sse3"))},
+      {"ssse3", bool(__builtin_cpu_supports("ssse3"))},
+      {"sse4.1", bool(__builtin_cpu_supports("sse4.1"))},
+      {"sse4.2", bool(__builtin_cpu_supports("sse4.2"))},
+      {"popcnt", bool(__builtin_cpu_supports("popcnt"))},
+      {"avx", bool(__builtin_cpu_supports("avx"))},
+      {"avx2", bool(__builtin_cpu_supports("avx2"))},
+      {"fma", bool(__builtin_cpu_supports("fma"))},
+      {"f16c", bool(ecx1 & (1u << 29))}, // CPUID.1:ECX
+      {"bmi", bool(__builtin_cpu_supports("bmi"))},
+      {"bmi2", bool(__builtin_cpu_supports("bmi2"))},
+      {"lzcnt", bool(ecxExtended & (1u << 5))}, // CPUID.80000001h:ECX (ABM)
+      {"movbe", bool(ecx1 & (1u << 22))},       // CPUID.1:ECX
+      {"avx512f", bool(__builtin_cpu_supports("avx512f"))},
+      {"avx512bw", bool(__builtin_cpu_supports("avx512bw"))},
+      {"avx512dq", bool(__builtin_cpu_supports("avx512dq"))},
+      {"avx512vl", bool(__builtin_cpu_supports("avx512vl"))},
+      {"avx512cd", bool(__builtin_cpu_supports("avx512cd"))},
+      {"avx512vnni", bool(__builtin_cpu_supports("avx512vnni"))},
+      {"avx512bf16", bool(__builtin_cpu_supports("avx512bf16"))},
+  };
 #elif defined(__aarch64__) && defined(__linux__)
   // Linux on AArch64 always has FP and Advanced SIMD; the rest the kernel
   // reports in AT_HWCAP (bit numbers from <asm/hwcap.h>).
   unsigned long hwcap = getauxval(AT_HWCAP);
-  add(true, "+fp-armv8,+neon");
-  add(hwcap & (1ul << 7), "+crc");
-  add(hwcap & (1ul << 8), "+lse");
-  add(hwcap & (1ul << 10), "+fullfp16");
-  add(hwcap & (1ul << 20), "+dotprod");
-  add(hwcap & (1ul << 22), "+sve");
+  probes = {
+      {"fp-armv8", true},
+      {"neon", true},
+      {"crc", bool(hwcap & (1ul << 7))},
+      {"lse", bool(hwcap & (1ul << 8))},
+      {"fullfp16", bool(hwcap & (1ul << 10))},
+      {"dotprod", bool(hwcap & (1ul << 20))},
+      {"sve", bool(hwcap & (1ul << 22))},
+  };
 #elif defined(__riscv) && defined(__linux__)
   // The kernel reports single-letter extensions as bits of AT_HWCAP.
   unsigned long hwcap = getauxval(AT_HWCAP);
-  static const char kLetters[] = "mafdcv";
-  for (const char *letter = kLetters; *letter; ++letter) {
-    char feature[3] = {'+', *letter, 0};
-    add(hwcap & (1ul << (*letter - 'a')), feature);
-  }
+  for (char letter : {'m', 'a', 'f', 'd', 'c', 'v'})
+    probes.push_back({std::string(1, letter), bool(hwcap & (1ul << (letter - 'a')))});
 #endif
+  return probes;
+}
+
+const char *detectableFeatures() {
+#if defined(__x86_64__)
+  return MOTE_CPU_FEATURES_X86_64;
+#elif defined(__aarch64__)
+  return MOTE_CPU_FEATURES_AARCH64;
+#elif defined(__riscv) && __riscv_xlen == 64
+  return MOTE_CPU_FEATURES_RISCV64;
+#else
+  return "";
+#endif
+}
+
+std::string machineFeatures() {
+  std::string out;
+  for (const FeatureProbe &probe : machineFeatureProbes())
+    if (probe.present)
+      out += (out.empty() ? "+" : ",+") + probe.name;
   return out;
 }
 

@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "mote/package.h"
 
@@ -19,6 +20,17 @@ namespace mote::run {
 
 /// The target triple this program was built for ("" when Mote has none).
 const char *machineTriple();
+
+/// One feature of mote/cpu_features.h's list for this architecture, and
+/// whether the running machine has it.
+struct FeatureProbe {
+  std::string name;
+  bool present;
+};
+/// Every feature of this architecture's list, in its order, probed.
+std::vector<FeatureProbe> machineFeatureProbes();
+/// That list (mote/cpu_features.h) for the architecture mote-run is built for.
+const char *detectableFeatures();
 
 /// The CPU features of the running machine, LLVM-style ("+m,+a,+v").
 std::string machineFeatures();

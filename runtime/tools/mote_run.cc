@@ -41,6 +41,7 @@ constexpr int kExitModelFailed = 4;
 constexpr const char kUsage[] =
     "usage: mote-run model.mote [--input x.npy]... [--output y.npy]...\n"
     "                [--bench N] [--threads K] [--features +a,+b] [--verbose]\n"
+    "       mote-run --cpu-features   (what code selection sees on this machine)\n"
     "  --input     a .npy file for the next argument, in order (bf16 reads float32)\n"
     "  --output    where to write the next result (bf16 is written as float32);\n"
     "              without any, a summary of each result is printed\n"
@@ -99,6 +100,13 @@ int parseOptions(int argc, char **argv, Options *options) {
     const char *text = nullptr;
     if (arg == "--help" || arg == "-h") {
       fputs(kUsage, stdout);
+      return kExitOk;
+    } else if (arg == "--cpu-features") {
+      // Every feature a code object may require here, and whether this
+      // machine has it.
+      printf("%s\n", machineTriple());
+      for (const FeatureProbe &probe : machineFeatureProbes())
+        printf("%s %s\n", probe.name.c_str(), probe.present ? "yes" : "no");
       return kExitOk;
     } else if (arg == "--verbose" || arg == "-v") {
       options->verbose = true;

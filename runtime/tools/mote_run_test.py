@@ -40,6 +40,17 @@ add {
 
 failures = []
 
+HEADER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "include", "mote",
+                      "cpu_features.h")
+
+
+def detectable_features(triple):
+    """The feature list include/mote/cpu_features.h gives `triple`'s architecture."""
+    macro = {"x86_64": "X86_64", "aarch64": "AARCH64", "riscv64": "RISCV64"}[triple.split("-")[0]]
+    text = open(HEADER).read()
+    body = re.search(r"#define MOTE_CPU_FEATURES_" + macro + r"\b((?:.*\\\n)*.*)", text).group(1)
+    return "".join(re.findall(r'"([^"]*)"', body)).split(",")
+
 
 def check(condition, what, detail=""):
     print(f"{'ok  ' if condition else 'FAIL'} {what}" + (f": {detail}" if detail and not condition
@@ -136,6 +147,37 @@ def main():
         run = mote_run(foreign, "--input", values, "--input", counts)
         check(run.returncode == 3 and "no code for this machine" in run.stderr,
               "package without code for this machine: exit 3", run.stderr)
+
+        # Code selection probes exactly the features a code object may record.
+        run = mote_run("--cpu-features")
+        lines = run.stdout.splitlines()
+        probed = [line.split()[0] for line in lines[1:]]
+        check(run.returncode == 0 and lines[:1] == [args.triple] and
+              probed == detectable_features(args.triple) and
+              all(line.split()[1] in ("yes", "no") for line in lines[1:]),
+              "--cpu-features lists every feature of cpu_features.h", run.stdout + run.stderr)
+
+        # A CPU's implied features are required too: code for x86-64-v4 or a
+        # Cortex-A76 is refused on a machine said to have only the baseline.
+        demanding = {"x86_64": ("--cpu=x86-64-v4", "+sse3"),
+                     "aarch64": ("--cpu=cortex-a76", "+fp-armv8,+neon"),
+                     "riscv64": ("--features=+v", "+m,+a,+f,+d,+c")}[args.triple.split("-")[0]]
+        strict = os.path.join(work, "strict.mote")
+        subprocess.run([args.motec, "compile", hlo, f"--target={args.triple}", demanding[0],
+                        "-o", strict], check=True)
+        run = mote_run(strict, "--input", values, "--input", counts, "--features", demanding[1])
+        check(run.returncode == 3 and "no code for this machine" in run.stderr,
+              f"code for {demanding[0]} refused on a baseline machine", run.stderr)
+
+        if args.triple.startswith("x86_64") and not runner:
+            # Built for this very machine, the code must be accepted here.
+            native = os.path.join(work, "native.mote")
+            subprocess.run([args.motec, "compile", hlo, f"--target={args.triple}", "--cpu=native",
+                            "-o", native], check=True)
+            out4 = os.path.join(work, "out4.npy")
+            run = mote_run(native, "--input", values, "--input", counts, "--output", out4)
+            check(run.returncode == 0 and np.array_equal(np.load(out4), np.load(expected)),
+                  "--cpu=native code runs on the machine that built it", run.stderr)
 
         if args.vector_runner:
             # Code that needs +v runs only where the CPU has V.

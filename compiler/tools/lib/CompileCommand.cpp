@@ -133,7 +133,8 @@ ExitCode writePackageOutput(const CompileCommandOptions &options,
         std::max(contents.signature.scratchSize, model.signature.scratchSize);
     contents.signature.scratchAlignment =
         std::max(contents.signature.scratchAlignment, model.signature.scratchAlignment);
-    contents.codes.push_back({spec.triple, spec.cpu, spec.features, std::move(*code)});
+    contents.codes.push_back(
+        {spec.triple, spec.cpu, model.signature.features, std::move(*code)});
   }
   return writeOutput(outputPath, output::writePackage(contents), out, errs) ? ExitOk
                                                                             : ExitInvalidInput;
