@@ -70,6 +70,18 @@ DotTiling chooseTiling(const llvm::Triple &triple, const target::TargetSpec *spe
   return {lanes, 2, 2};
 }
 
+/// Whether tasks share out the row tiles: there is no outer dimension of
+/// size > 1 to share instead.
+bool splitsRowTiles(const ContractionPlan &plan) {
+  return llvm::all_of(plan.outerDims, [](int64_t dim) { return dim == 1; });
+}
+int64_t rowTileCount(const ContractionPlan &plan, const DotTiling &tiling) {
+  return (plan.rows + tiling.rows - 1) / tiling.rows;
+}
+int64_t splitExtentOf(const ContractionPlan &plan, const DotTiling &tiling) {
+  return splitsRowTiles(plan) ? rowTileCount(plan, tiling) : outermostExtent(plan.outerDims);
+}
+
 /// Emits the loops of one planned contraction into the current function.
 class ContractionKernel {
 public:
@@ -80,9 +92,24 @@ public:
 
   /// Emits the contraction of `lhs` and `rhs` into `out`; `local` makes a
   /// stack slot in the function's entry block.
+  /// The extent of the loop tasks split: the first outer dimension, else
+  /// the row tiles.
+  bool splitsRows() const { return splitsRowTiles(plan_); }
+  int64_t splitExtent() const { return splitExtentOf(plan_, tiling_); }
+  int64_t rowTiles() const { return rowTileCount(plan_, tiling_); }
+
   void emit(llvm::Value *lhs, llvm::Value *rhs, llvm::Value *out,
-            llvm::function_ref<llvm::AllocaInst *(llvm::Type *)> local) {
+            llvm::function_ref<llvm::AllocaInst *(llvm::Type *)> local, llvm::Value *splitBegin,
+            llvm::Value *splitEnd) {
     local_ = local;
+    if (!splitBegin) {
+      splitBegin = index(0);
+      splitEnd = index(splitExtent());
+    }
+    if (splitsRows()) {
+      tileBegin_ = splitBegin;
+      tileEnd_ = splitEnd;
+    }
     const int64_t tileColumns = std::max(tiling_.vectors, singleRowVectors()) * tiling_.lanes;
     // Strips of 512 columns and k blocks of 128 (64 for f64): the 256 KiB
     // rhs block they cover stays in the L2 cache while every row tile uses
@@ -93,6 +120,7 @@ public:
     if (plan_.rows == 0 || plan_.columns == 0)
       return;
 
+    LoopRange outerRange{splitBegin, splitEnd};
     emitLoopNest(b_, indexType_, plan_.outerDims, [&](IndexRef outer) {
       const OperandStrides *arrays[3] = {&plan_.operand[0], &plan_.operand[1], &plan_.result};
       llvm::Value *offsets[3];
@@ -119,7 +147,7 @@ public:
                 b_, index(kBlocks), [&](llvm::Value *kb) { emitRows(begin, end, kb); }, "kb");
           },
           "jc");
-    });
+    }, "d", splitsRows() ? nullptr : &outerRange);
   }
 
 private:
@@ -144,25 +172,39 @@ private:
   unsigned singleRowVectors() const { return std::min(tiling_.rows * tiling_.vectors, 8u); }
 
   /// Full row tiles, then the leftover rows one at a time.
+  /// The row tiles of [tileBegin_, tileEnd_) (all of them unless a task
+  /// has a share): full tiles, then the rows of a last partial tile one at
+  /// a time.
   void emitRows(llvm::Value *columnBegin, llvm::Value *columnEnd, llvm::Value *kBlockIndex) {
     const int64_t rowTile = tiling_.rows;
-    const int64_t fullRows = plan_.rows / rowTile * rowTile;
-    if (fullRows)
+    const int64_t fullTiles = plan_.rows / rowTile;
+    llvm::Value *begin = tileBegin_ ? tileBegin_ : index(0);
+    llvm::Value *end = tileEnd_ ? tileEnd_ : index(rowTiles());
+    if (fullTiles) {
+      llvm::Value *fullEnd = b_.CreateBinaryIntrinsic(llvm::Intrinsic::umin, end, index(fullTiles));
+      llvm::Value *count = b_.CreateSelect(b_.CreateICmpULT(begin, fullEnd),
+                                           b_.CreateSub(fullEnd, begin), index(0));
       emitCountedLoop(
-          b_, index(fullRows / rowTile),
+          b_, count,
           [&](llvm::Value *t) {
-            emitColumns(mul(t, rowTile), tiling_.rows, tiling_.vectors, columnBegin, columnEnd,
-                        kBlockIndex);
+            emitColumns(mul(add(begin, t), rowTile), tiling_.rows, tiling_.vectors, columnBegin,
+                        columnEnd, kBlockIndex);
           },
           "ir");
-    if (plan_.rows > fullRows)
+    }
+    const int64_t fullRows = fullTiles * rowTile;
+    if (plan_.rows > fullRows) {
+      // Only the share that ends with the last tile has the leftover rows.
+      llvm::Value *count = b_.CreateSelect(b_.CreateICmpUGT(end, index(fullTiles)),
+                                           index(plan_.rows - fullRows), index(0));
       emitCountedLoop(
-          b_, index(plan_.rows - fullRows),
+          b_, count,
           [&](llvm::Value *t) {
             emitColumns(add(t, index(fullRows)), 1, singleRowVectors(), columnBegin, columnEnd,
                         kBlockIndex);
           },
           "irest");
+    }
   }
 
   /// Full column tiles of [begin, end), then single vectors, then scalars.
@@ -320,6 +362,7 @@ private:
   llvm::Type *element_;
   llvm::function_ref<llvm::AllocaInst *(llvm::Type *)> local_;
   int64_t blockK_ = 0;
+  llvm::Value *tileBegin_ = nullptr, *tileEnd_ = nullptr; ///< row tiles of this share
   static constexpr int64_t kPrefetchDistance = 8;
   llvm::Value *base_[3] = {};
 };
@@ -333,12 +376,18 @@ llvm::SmallVector<int64_t, 4> rowMajorStrides(llvm::ArrayRef<int64_t> dims) {
   return strides;
 }
 
+int64_t contractionSplitExtent(const ContractionPlan &plan, const llvm::Triple &triple,
+                               const target::TargetSpec *spec) {
+  return splitExtentOf(plan, chooseTiling(triple, spec, plan.type));
+}
+
 void emitContraction(llvm::IRBuilderBase &builder, llvm::Type *indexType,
                      const ContractionPlan &plan, const llvm::Triple &triple,
                      const target::TargetSpec *spec, llvm::Value *lhs, llvm::Value *rhs,
-                     llvm::Value *out, llvm::function_ref<llvm::AllocaInst *(llvm::Type *)> local) {
+                     llvm::Value *out, llvm::function_ref<llvm::AllocaInst *(llvm::Type *)> local,
+                     llvm::Value *splitBegin, llvm::Value *splitEnd) {
   ContractionKernel kernel(builder, indexType, plan, chooseTiling(triple, spec, plan.type));
-  kernel.emit(lhs, rhs, out, local);
+  kernel.emit(lhs, rhs, out, local, splitBegin, splitEnd);
 }
 
 } // namespace mote::codegen

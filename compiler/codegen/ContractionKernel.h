@@ -57,14 +57,22 @@ struct ContractionPlan {
 /// Strides of a row-major array of `dims`.
 llvm::SmallVector<int64_t, 4> rowMajorStrides(llvm::ArrayRef<int64_t> dims);
 
+/// The extent of the loop that tasks share out (the first outer dimension,
+/// else the row tiles): emitContraction with [begin, end) of it computes
+/// exactly that part of the result.
+int64_t contractionSplitExtent(const ContractionPlan &plan, const llvm::Triple &triple,
+                               const target::TargetSpec *spec);
+
 /// Emits `plan` at the builder's position, reading `lhs` and `rhs` and
 /// writing `out` (element pointers); `local` makes a stack slot in the
 /// function's entry block. The tile shape follows the target's vector
-/// registers (`spec` may be null: the triple's baseline).
+/// registers (`spec` may be null: the triple's baseline). With `splitBegin`
+/// and `splitEnd`, only that range of the split loop is computed.
 void emitContraction(llvm::IRBuilderBase &builder, llvm::Type *indexType,
                      const ContractionPlan &plan, const llvm::Triple &triple,
                      const target::TargetSpec *spec, llvm::Value *lhs, llvm::Value *rhs,
-                     llvm::Value *out, llvm::function_ref<llvm::AllocaInst *(llvm::Type *)> local);
+                     llvm::Value *out, llvm::function_ref<llvm::AllocaInst *(llvm::Type *)> local,
+                     llvm::Value *splitBegin = nullptr, llvm::Value *splitEnd = nullptr);
 
 } // namespace mote::codegen
 

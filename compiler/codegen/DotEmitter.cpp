@@ -112,12 +112,20 @@ void FunctionEmitter::emitPlannedContraction(const hlo::Instruction &instruction
   const BufferSlice &out = assignment_.slice(&instruction);
   if (out.kind == BufferSlice::Kind::Empty)
     return;
-  emitOutlined(instruction, [&] {
-    emitContraction(builder_, indexType_, plan, llvm::Triple(module_.getTargetTriple()), target_,
-                    address(assignment_.slice(instruction.operand(0))),
-                    address(assignment_.slice(instruction.operand(1))), address(out),
-                    [&](llvm::Type *type) { return createLocal(type, "sum"); });
-  });
+  llvm::Triple triple(module_.getTargetTriple());
+  double work = 2.0 * double(plan.rows) * double(plan.columns);
+  for (int64_t dim : plan.outerDims)
+    work *= double(dim);
+  for (int64_t dim : plan.contractingDims)
+    work *= double(dim);
+  emitParallel(instruction, contractionSplitExtent(plan, triple, target_), work,
+               [&](llvm::Value *begin, llvm::Value *end) {
+                 emitContraction(builder_, indexType_, plan, triple, target_,
+                                 address(assignment_.slice(instruction.operand(0))),
+                                 address(assignment_.slice(instruction.operand(1))), address(out),
+                                 [&](llvm::Type *type) { return createLocal(type, "sum"); }, begin,
+                                 end);
+               });
 }
 
 } // namespace mote::codegen

@@ -83,6 +83,7 @@ public:
     args_ = builder_.CreateLoad(ptr, builder_.CreateStructGEP(callType, call, 0), "args");
     results_ = builder_.CreateLoad(ptr, builder_.CreateStructGEP(callType, call, 1), "results");
     scratch_ = builder_.CreateLoad(ptr, builder_.CreateStructGEP(callType, call, 2), "scratch");
+    env_ = builder_.CreateLoad(ptr, builder_.CreateStructGEP(callType, call, 3), "env");
 
     emitComputation(entry);
     // The root's leaves end in the caller's result buffers.
@@ -287,24 +288,50 @@ public:
     builder_.CreateCall(outlined, {args_, results_, scratch_});
   }
 
+  /// Like emitOutlined, for an op whose outermost loop has `extent`
+  /// independent iterations: `body(begin, end)` emits a range of them. An op
+  /// of `work` operations or more is split into tasks the port runs through
+  /// env->parallel_for (ParallelLoops.cpp).
+  void emitParallel(const hlo::Instruction &instruction, int64_t extent, double work,
+                    llvm::function_ref<void(llvm::Value *begin, llvm::Value *end)> body);
+  /// Whether code for this target may run tasks on threads.
+  bool threadsAllowed() const;
+  unsigned indexBits() const { return indexType_->getIntegerBitWidth(); }
+
   void emitElementalLoop(const hlo::Instruction &instruction) {
     const BufferSlice &out = assignment_.slice(&instruction);
     if (out.kind == BufferSlice::Kind::Empty)
       return;
-    emitOutlined(instruction, [&] { emitElementalLoopBody(instruction, out); });
+    const auto &dims = instruction.shape().dims();
+    emitParallel(instruction, outermostExtent(dims), elementalWork(instruction, 1),
+                 [&](llvm::Value *begin, llvm::Value *end) {
+                   auto reader = [this](const hlo::Instruction &operand, IndexRef index) {
+                     return readElement(operand, index);
+                   };
+                   ElementalEmitter elemental(builder_, indexType_, reader);
+                   llvm::Value *base = address(out);
+                   LoopRange range{begin, end};
+                   emitLoopNest(
+                       builder_, indexType_, dims,
+                       [&](IndexRef index) {
+                         storeElement(builder_, instruction.shape().elementType(),
+                                      elemental.emit(instruction, index),
+                                      elementAddress(instruction, base, index));
+                       },
+                       "d", &range);
+                 });
   }
 
-  void emitElementalLoopBody(const hlo::Instruction &instruction, const BufferSlice &out) {
-    auto reader = [this](const hlo::Instruction &operand, IndexRef index) {
-      return readElement(operand, index);
-    };
-    ElementalEmitter elemental(builder_, indexType_, reader);
-    llvm::Value *base = address(out);
-    emitLoopNest(builder_, indexType_, instruction.shape().dims(), [&](IndexRef index) {
-      llvm::Value *value = elemental.emit(instruction, index);
-      storeElement(builder_, instruction.shape().elementType(), value,
-                   elementAddress(instruction, base, index));
-    });
+  /// Roughly how many operations a loop over `instruction`'s result costs
+  /// when each element takes `perElement` of them and reductions read every
+  /// element of their input.
+  static double elementalWork(const hlo::Instruction &instruction, double perElement) {
+    double elements = double(instruction.shape().elementCount());
+    if ((instruction.opcode() == Opcode::Reduce || instruction.opcode() == Opcode::ReduceWindow ||
+         instruction.opcode() == Opcode::Dot || instruction.opcode() == Opcode::Convolution) &&
+        instruction.operandCount() && instruction.operand(0)->shape().isArray())
+      elements = std::max(elements, double(instruction.operand(0)->shape().elementCount()));
+    return elements * perElement;
   }
 
   void emitDynamicUpdateSlice(const hlo::Instruction &instruction) {
@@ -501,6 +528,7 @@ private:
   llvm::IRBuilder<> builder_;
   llvm::Type *indexType_;
   llvm::Value *args_ = nullptr, *results_ = nullptr, *scratch_ = nullptr;
+  llvm::Value *env_ = nullptr; ///< the call's mote_env (entry function only)
   llvm::DenseMap<const hlo::Instruction *, llvm::GlobalVariable *> constants_;
   const target::TargetSpec *target_ = nullptr;
 };

@@ -31,11 +31,28 @@ void emitCountedLoop(llvm::IRBuilderBase &builder, llvm::Value *count,
 
 void emitLoopNest(llvm::IRBuilderBase &builder, llvm::Type *indexType, llvm::ArrayRef<int64_t> dims,
                   llvm::function_ref<void(llvm::ArrayRef<llvm::Value *> index)> body,
-                  const llvm::Twine &name) {
+                  const llvm::Twine &name, const LoopRange *outerRange) {
   llvm::SmallVector<llvm::Value *, 4> index;
+  // The range applies to the outermost loop there is: size-1 dimensions
+  // have none.
+  size_t rangeLevel = 0;
+  while (rangeLevel + 1 < dims.size() && dims[rangeLevel] == 1)
+    ++rangeLevel;
   auto emitLevel = [&](auto &self, size_t level) -> void {
     if (level == dims.size()) {
       body(index);
+      return;
+    }
+    if (outerRange && level == rangeLevel) {
+      llvm::Value *count = builder.CreateSub(outerRange->end, outerRange->begin);
+      emitCountedLoop(
+          builder, count,
+          [&](llvm::Value *i) {
+            index.push_back(builder.CreateNUWAdd(outerRange->begin, i));
+            self(self, level + 1);
+            index.pop_back();
+          },
+          name + llvm::Twine(level));
       return;
     }
     // A dimension of size 1 needs no loop.
@@ -58,6 +75,13 @@ void emitLoopNest(llvm::IRBuilderBase &builder, llvm::Type *indexType, llvm::Arr
     if (dim == 0)
       return;
   emitLevel(emitLevel, 0);
+}
+
+int64_t outermostExtent(llvm::ArrayRef<int64_t> dims) {
+  for (int64_t dim : dims)
+    if (dim != 1)
+      return dim;
+  return dims.empty() ? 1 : dims.back();
 }
 
 llvm::Value *emitLinearIndex(llvm::IRBuilderBase &builder, llvm::Type *indexType,

@@ -14,12 +14,23 @@ void emitCountedLoop(llvm::IRBuilderBase &builder, llvm::Value *count,
                      llvm::function_ref<void(llvm::Value *index)> body,
                      const llvm::Twine &name = "i");
 
+/// A run-time range [begin, end) of a loop's indices.
+struct LoopRange {
+  llvm::Value *begin;
+  llvm::Value *end;
+};
+
 /// Nested loops over `dims` (outermost first), calling body with one index
 /// value per dimension (row-major: the last dimension varies fastest). A
 /// rank-0 space runs body once with no indices; a zero-size space never.
+/// With `outerRange`, the outermost loop runs over that range only (the
+/// loop of the first dimension whose size is not 1; see outermostExtent).
 void emitLoopNest(llvm::IRBuilderBase &builder, llvm::Type *indexType, llvm::ArrayRef<int64_t> dims,
                   llvm::function_ref<void(llvm::ArrayRef<llvm::Value *> index)> body,
-                  const llvm::Twine &name = "d");
+                  const llvm::Twine &name = "d", const LoopRange *outerRange = nullptr);
+
+/// The size of the dimension emitLoopNest's `outerRange` applies to.
+int64_t outermostExtent(llvm::ArrayRef<int64_t> dims);
 
 /// The row-major linear offset of `index` in an array of `dims`.
 llvm::Value *emitLinearIndex(llvm::IRBuilderBase &builder, llvm::Type *indexType,

@@ -1,0 +1,119 @@
+//===- ParallelLoops.cpp - Ops split into tasks through env->parallel_for -===//
+//
+// An op whose outermost loop has independent iterations becomes a task
+// function `void task(void *context, int64_t index)` (mote_task_fn in
+// mote/abi.h): task i of n computes iterations [i * extent / n,
+// (i + 1) * extent / n). The entry function hands the tasks to the port's
+// parallel_for when the call's env has one, and otherwise runs the single
+// task covering everything itself, so a port without threads (every
+// microcontroller) pays one indirect call. Each output element is computed
+// by exactly the code that computes it sequentially: results do not depend
+// on the number of threads.
+//
+//===----------------------------------------------------------------------===//
+
+#include "codegen/FunctionEmitter.h"
+
+namespace mote::codegen {
+
+namespace {
+
+/// Tasks per op: enough to balance a few threads with uneven progress, few
+/// enough that handing them out costs nothing next to their work.
+constexpr int64_t kMaxTasks = 64;
+/// Below this many operations an op runs as one task: waking threads costs
+/// microseconds.
+constexpr double kParallelWork = 1 << 17;
+
+} // namespace
+
+bool FunctionEmitter::threadsAllowed() const {
+  // Bare-metal targets have no threads; their code stays small.
+  return target_ && target_->info && !target_->info->bareMetal;
+}
+
+void FunctionEmitter::emitParallel(
+    const hlo::Instruction &instruction, int64_t extent, double work,
+    llvm::function_ref<void(llvm::Value *begin, llvm::Value *end)> body) {
+  if (extent < 2 || work < kParallelWork || !threadsAllowed() || !env_)
+    return emitOutlined(instruction,
+                        [&] { body(builder_.getIntN(indexBits(), 0),
+                                   builder_.getIntN(indexBits(), extent)); });
+
+  llvm::LLVMContext &context = module_.getContext();
+  llvm::Type *ptr = builder_.getPtrTy();
+  llvm::Type *i64 = builder_.getInt64Ty();
+  llvm::StructType *contextType = llvm::StructType::get(context, {ptr, ptr, ptr, i64});
+  llvm::FunctionType *taskType = llvm::FunctionType::get(builder_.getVoidTy(), {ptr, i64}, false);
+  llvm::Function *task =
+      llvm::Function::Create(taskType, llvm::GlobalValue::InternalLinkage,
+                             function_->getName() + "." + instruction.name() + ".task", module_);
+  task->addFnAttr(llvm::Attribute::NoUnwind);
+  task->addFnAttr(llvm::Attribute::NoInline);
+  task->addParamAttr(0, llvm::Attribute::NoCapture);
+
+  // The task's body: its share of [0, extent).
+  llvm::IRBuilderBase::InsertPoint caller = builder_.saveIP();
+  llvm::Function *callerFunction = function_;
+  llvm::Value *callerArgs = args_, *callerResults = results_, *callerScratch = scratch_;
+  function_ = task;
+  builder_.SetInsertPoint(llvm::BasicBlock::Create(context, "entry", task));
+  llvm::Value *shared = task->getArg(0);
+  auto field = [&](unsigned i, llvm::Type *type) {
+    return builder_.CreateLoad(type, builder_.CreateStructGEP(contextType, shared, i));
+  };
+  args_ = field(0, ptr);
+  results_ = field(1, ptr);
+  scratch_ = field(2, ptr);
+  llvm::Value *count = field(3, i64);
+  llvm::Value *index = task->getArg(1);
+  llvm::Value *total = builder_.getInt64(extent);
+  auto share = [&](llvm::Value *i) {
+    llvm::Value *bound = builder_.CreateUDiv(builder_.CreateNUWMul(i, total), count);
+    return builder_.CreateZExtOrTrunc(bound, indexType_);
+  };
+  body(share(index), share(builder_.CreateNUWAdd(index, builder_.getInt64(1))));
+  builder_.CreateRetVoid();
+  function_ = callerFunction;
+  args_ = callerArgs;
+  results_ = callerResults;
+  scratch_ = callerScratch;
+  builder_.restoreIP(caller);
+
+  // The call site: the shared context, then parallel_for or a direct call.
+  llvm::AllocaInst *shares = createLocal(contextType, instruction.name() + ".tasks");
+  builder_.CreateStore(args_, builder_.CreateStructGEP(contextType, shares, 0));
+  builder_.CreateStore(results_, builder_.CreateStructGEP(contextType, shares, 1));
+  builder_.CreateStore(scratch_, builder_.CreateStructGEP(contextType, shares, 2));
+  llvm::Value *countSlot = builder_.CreateStructGEP(contextType, shares, 3);
+  llvm::StructType *envType = llvm::StructType::get(context, {ptr, ptr});
+  llvm::Value *hasEnv = builder_.CreateIsNotNull(env_);
+  llvm::BasicBlock *check = llvm::BasicBlock::Create(context, "parallel.check", function_);
+  llvm::BasicBlock *parallel = llvm::BasicBlock::Create(context, "parallel.run", function_);
+  llvm::BasicBlock *inline_ = llvm::BasicBlock::Create(context, "parallel.inline", function_);
+  llvm::BasicBlock *done = llvm::BasicBlock::Create(context, "parallel.done", function_);
+  builder_.CreateCondBr(hasEnv, check, inline_);
+
+  builder_.SetInsertPoint(check);
+  llvm::Value *parallelFor =
+      builder_.CreateLoad(ptr, builder_.CreateStructGEP(envType, env_, 1), "parallel_for");
+  builder_.CreateCondBr(builder_.CreateIsNotNull(parallelFor), parallel, inline_);
+
+  builder_.SetInsertPoint(parallel);
+  const int64_t tasks = std::min(extent, kMaxTasks);
+  builder_.CreateStore(builder_.getInt64(tasks), countSlot);
+  llvm::Value *user = builder_.CreateLoad(ptr, builder_.CreateStructGEP(envType, env_, 0));
+  llvm::FunctionType *parallelForType =
+      llvm::FunctionType::get(builder_.getVoidTy(), {ptr, ptr, ptr, i64}, false);
+  builder_.CreateCall(parallelForType, parallelFor,
+                      {user, task, shares, builder_.getInt64(tasks)});
+  builder_.CreateBr(done);
+
+  builder_.SetInsertPoint(inline_);
+  builder_.CreateStore(builder_.getInt64(1), countSlot);
+  builder_.CreateCall(task, {shares, builder_.getInt64(0)});
+  builder_.CreateBr(done);
+  builder_.SetInsertPoint(done);
+}
+
+} // namespace mote::codegen
