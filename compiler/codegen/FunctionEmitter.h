@@ -255,7 +255,6 @@ public:
   /// huge function makes scalar evolution and LSR super-linear) and gives
   /// each op's loops a clean slate.
   template <typename Body> void emitOutlined(const hlo::Instruction &instruction, Body body) {
-    llvm::LLVMContext &context = module_.getContext();
     llvm::Type *ptr = builder_.getPtrTy();
     llvm::FunctionType *type =
         llvm::FunctionType::get(builder_.getVoidTy(), {ptr, ptr, ptr}, false);
@@ -269,24 +268,43 @@ public:
     for (unsigned i = 0; i < 3; ++i)
       outlined->addParamAttr(i, llvm::Attribute::NoCapture);
 
-    llvm::IRBuilderBase::InsertPoint caller = builder_.saveIP();
-    llvm::Function *callerFunction = function_;
-    llvm::Value *callerArgs = args_, *callerResults = results_, *callerScratch = scratch_;
-    function_ = outlined;
-    args_ = outlined->getArg(0);
-    results_ = outlined->getArg(1);
-    scratch_ = outlined->getArg(2);
-    builder_.SetInsertPoint(llvm::BasicBlock::Create(context, "entry", outlined));
-    body();
-    builder_.CreateRetVoid();
-
-    function_ = callerFunction;
-    args_ = callerArgs;
-    results_ = callerResults;
-    scratch_ = callerScratch;
-    builder_.restoreIP(caller);
+    {
+      FunctionSwitch inside(*this, outlined);
+      args_ = outlined->getArg(0);
+      results_ = outlined->getArg(1);
+      scratch_ = outlined->getArg(2);
+      body();
+      builder_.CreateRetVoid();
+    }
     builder_.CreateCall(outlined, {args_, results_, scratch_});
   }
+
+  /// Emission into another function while it lives: the builder starts in
+  /// a new entry block of `to`, and the caller's position and buffers come
+  /// back at the end.
+  class FunctionSwitch {
+  public:
+    FunctionSwitch(FunctionEmitter &emitter, llvm::Function *to)
+        : emitter_(emitter), position_(emitter.builder_.saveIP()), function_(emitter.function_),
+          args_(emitter.args_), results_(emitter.results_), scratch_(emitter.scratch_) {
+      emitter.function_ = to;
+      emitter.builder_.SetInsertPoint(
+          llvm::BasicBlock::Create(emitter.module_.getContext(), "entry", to));
+    }
+    ~FunctionSwitch() {
+      emitter_.function_ = function_;
+      emitter_.args_ = args_;
+      emitter_.results_ = results_;
+      emitter_.scratch_ = scratch_;
+      emitter_.builder_.restoreIP(position_);
+    }
+
+  private:
+    FunctionEmitter &emitter_;
+    llvm::IRBuilderBase::InsertPoint position_;
+    llvm::Function *function_;
+    llvm::Value *args_, *results_, *scratch_;
+  };
 
   /// Like emitOutlined, for an op whose outermost loop has `extent`
   /// independent iterations: `body(begin, end)` emits a range of them. An op

@@ -52,33 +52,26 @@ void FunctionEmitter::emitParallel(
   task->addFnAttr(llvm::Attribute::NoInline);
   task->addParamAttr(0, llvm::Attribute::NoCapture);
 
-  // The task's body: its share of [0, extent).
-  llvm::IRBuilderBase::InsertPoint caller = builder_.saveIP();
-  llvm::Function *callerFunction = function_;
-  llvm::Value *callerArgs = args_, *callerResults = results_, *callerScratch = scratch_;
-  function_ = task;
-  builder_.SetInsertPoint(llvm::BasicBlock::Create(context, "entry", task));
-  llvm::Value *shared = task->getArg(0);
-  auto field = [&](unsigned i, llvm::Type *type) {
-    return builder_.CreateLoad(type, builder_.CreateStructGEP(contextType, shared, i));
-  };
-  args_ = field(0, ptr);
-  results_ = field(1, ptr);
-  scratch_ = field(2, ptr);
-  llvm::Value *count = field(3, i64);
-  llvm::Value *index = task->getArg(1);
-  llvm::Value *total = builder_.getInt64(extent);
-  auto share = [&](llvm::Value *i) {
-    llvm::Value *bound = builder_.CreateUDiv(builder_.CreateNUWMul(i, total), count);
-    return builder_.CreateZExtOrTrunc(bound, indexType_);
-  };
-  body(share(index), share(builder_.CreateNUWAdd(index, builder_.getInt64(1))));
-  builder_.CreateRetVoid();
-  function_ = callerFunction;
-  args_ = callerArgs;
-  results_ = callerResults;
-  scratch_ = callerScratch;
-  builder_.restoreIP(caller);
+  {
+    // The task's body: its share of [0, extent).
+    FunctionSwitch inside(*this, task);
+    llvm::Value *shared = task->getArg(0);
+    auto field = [&](unsigned i, llvm::Type *type) {
+      return builder_.CreateLoad(type, builder_.CreateStructGEP(contextType, shared, i));
+    };
+    args_ = field(0, ptr);
+    results_ = field(1, ptr);
+    scratch_ = field(2, ptr);
+    llvm::Value *count = field(3, i64);
+    llvm::Value *index = task->getArg(1);
+    llvm::Value *total = builder_.getInt64(extent);
+    auto share = [&](llvm::Value *i) {
+      llvm::Value *bound = builder_.CreateUDiv(builder_.CreateNUWMul(i, total), count);
+      return builder_.CreateZExtOrTrunc(bound, indexType_);
+    };
+    body(share(index), share(builder_.CreateNUWAdd(index, builder_.getInt64(1))));
+    builder_.CreateRetVoid();
+  }
 
   // The call site: the shared context, then parallel_for or a direct call.
   llvm::AllocaInst *shares = createLocal(contextType, instruction.name() + ".tasks");
