@@ -50,6 +50,9 @@ size_t leafCount(const hlo::Shape &shape);
 /// Whether emitNonElemental handles `instruction`; if not, `why` says so.
 bool isNonElementalSupported(const hlo::Instruction &instruction, std::string *why);
 
+/// Whether FunctionEmitter::emitFft handles `instruction` (FftEmitter.cpp).
+bool isFftSupported(const hlo::Instruction &instruction, std::string *why);
+
 /// Whether FunctionEmitter::emitDot tiles `instruction` (DotEmitter.cpp);
 /// other dots are elemental.
 bool isTiledDot(const hlo::Instruction &instruction, std::string *why);
@@ -467,6 +470,7 @@ public:
   void emitRngBitGenerator(const hlo::Instruction &instruction);
   void emitTopK(const hlo::Instruction &instruction);
   void emitDot(const hlo::Instruction &instruction);
+  void emitFft(const hlo::Instruction &instruction);
 
   // Helpers for them (NonElementalOps.cpp).
   /// Address of element `linear` (row-major) of an array of `type` at `base`.

@@ -57,6 +57,7 @@ llvm::Error checkInstruction(const hlo::Instruction &instruction) {
     case Opcode::RngBitGenerator:
     case Opcode::TopK:
     case Opcode::CustomCall:
+    case Opcode::Fft:
       return hlo::errorAt(instruction, nonElementalWhy);
     case Opcode::Reduce:
     case Opcode::ReduceWindow:

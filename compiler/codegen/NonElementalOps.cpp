@@ -2,7 +2,7 @@
 //
 // Ops whose result element is not a function of operand elements at computed
 // indices (sort, scatter, select-and-scatter, multi-result reductions, random
-// bit generation, top-k) each get an emitter of their own, as do the dots
+// bit generation, top-k, fft) each get an emitter of their own, as do the dots
 // that are worth register-tiling; this file says which ones exist and routes
 // to them, and holds the small loop helpers they share.
 //
@@ -126,6 +126,8 @@ bool isNonElementalSupported(const hlo::Instruction &instruction, std::string *w
     return hasCodegenTypes(instruction, why) && isTopKShape(instruction, why);
   case Opcode::Dot:
     return isTiledDot(instruction, why);
+  case Opcode::Fft:
+    return hasCodegenTypes(instruction, why) && isFftSupported(instruction, why);
   default:
     return fail(why, "not a non-elemental op");
   }
@@ -159,6 +161,9 @@ bool FunctionEmitter::emitNonElemental(const hlo::Instruction &instruction) {
     return true;
   case Opcode::Dot:
     emitDot(instruction);
+    return true;
+  case Opcode::Fft:
+    emitFft(instruction);
     return true;
   default:
     return false;
