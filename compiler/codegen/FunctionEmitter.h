@@ -50,6 +50,10 @@ size_t leafCount(const hlo::Shape &shape);
 /// Whether emitNonElemental handles `instruction`; if not, `why` says so.
 bool isNonElementalSupported(const hlo::Instruction &instruction, std::string *why);
 
+/// Whether FunctionEmitter::emitRng handles `instruction`, an rng or
+/// rng-get-and-update-state (RngEmitter.cpp).
+bool isStatefulRngSupported(const hlo::Instruction &instruction, std::string *why);
+
 /// Whether FunctionEmitter::emitFft handles `instruction` (FftEmitter.cpp).
 bool isFftSupported(const hlo::Instruction &instruction, std::string *why);
 
@@ -62,7 +66,7 @@ public:
   FunctionEmitter(const passes::Schedule &schedule, const passes::BufferAssignment &assignment,
                   llvm::Module &module, llvm::Function *function)
       : schedule_(schedule), assignment_(assignment), module_(module), function_(function),
-        builder_(module.getContext()),
+        entryFunction_(function), builder_(module.getContext()),
         indexType_(module.getDataLayout().getIntPtrType(module.getContext())) {}
 
   /// The target the code is for; only tuning depends on it (may be null).
@@ -109,6 +113,9 @@ public:
       return emitConditional(instruction);
     case Opcode::DynamicUpdateSlice:
       return emitDynamicUpdateSlice(instruction);
+    case Opcode::Rng:
+    case Opcode::RngGetAndUpdateState:
+      return emitRng(instruction);
     default:
       break;
     }
@@ -471,6 +478,9 @@ public:
   void emitTopK(const hlo::Instruction &instruction);
   void emitDot(const hlo::Instruction &instruction);
   void emitFft(const hlo::Instruction &instruction);
+  void emitRng(const hlo::Instruction &instruction);
+  /// The slot of the counter rng draws advance, in the entry function.
+  llvm::Value *rngCounter();
 
   // Helpers for them (NonElementalOps.cpp).
   /// Address of element `linear` (row-major) of an array of `type` at `base`.
@@ -488,6 +498,8 @@ private:
   const passes::BufferAssignment &assignment_;
   llvm::Module &module_;
   llvm::Function *function_;
+  llvm::Function *entryFunction_;
+  llvm::AllocaInst *rngCounter_ = nullptr;
   llvm::IRBuilder<> builder_;
   llvm::Type *indexType_;
   llvm::Value *args_ = nullptr, *results_ = nullptr, *scratch_ = nullptr;

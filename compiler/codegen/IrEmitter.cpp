@@ -39,6 +39,13 @@ llvm::Error checkInstruction(const hlo::Instruction &instruction) {
   case Opcode::AddDependency:
   case Opcode::AfterAll:
     break;
+  case Opcode::Rng:
+  case Opcode::RngGetAndUpdateState: {
+    std::string why;
+    if (!hasCodegenTypes(instruction, &why) || !isStatefulRngSupported(instruction, &why))
+      return hlo::errorAt(instruction, why);
+    break;
+  }
   case Opcode::DynamicUpdateSlice:
     if (!isCodegenElementType(instruction.shape().elementType()))
       return hlo::errorAt(instruction, "code generation does not support values of type " +
