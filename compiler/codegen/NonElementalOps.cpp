@@ -100,6 +100,8 @@ bool isTopKShape(const hlo::Instruction &instruction, std::string *why) {
                      "k <= n in the last dimension");
   if (operand.dims().back() > INT32_MAX)
     return fail(why, "topk rows are too long for s32 indices");
+  if (hlo::isComplex(operand.elementType()))
+    return fail(why, "topk needs ordered values, and complex values have no order");
   return true;
 }
 
