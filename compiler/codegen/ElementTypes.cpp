@@ -4,6 +4,8 @@
 
 #include "codegen/MathEmitter.h"
 
+#include "llvm/Support/MathExtras.h"
+
 namespace mote::codegen {
 
 using hlo::PrimitiveType;
@@ -11,10 +13,14 @@ using hlo::PrimitiveType;
 bool isCodegenElementType(PrimitiveType type) {
   switch (type) {
   case PrimitiveType::Pred:
+  case PrimitiveType::S2:
+  case PrimitiveType::S4:
   case PrimitiveType::S8:
   case PrimitiveType::S16:
   case PrimitiveType::S32:
   case PrimitiveType::S64:
+  case PrimitiveType::U2:
+  case PrimitiveType::U4:
   case PrimitiveType::U8:
   case PrimitiveType::U16:
   case PrimitiveType::U32:
@@ -23,6 +29,8 @@ bool isCodegenElementType(PrimitiveType type) {
   case PrimitiveType::BF16:
   case PrimitiveType::F32:
   case PrimitiveType::F64:
+  case PrimitiveType::C64:
+  case PrimitiveType::C128:
     return true;
   default:
     return false;
@@ -33,20 +41,29 @@ bool isHalfType(PrimitiveType type) {
   return type == PrimitiveType::F16 || type == PrimitiveType::BF16;
 }
 
+bool isSubByteInteger(PrimitiveType type) {
+  return hlo::isInteger(type) && hlo::bitWidth(type) < 8;
+}
+
 llvm::Type *storageType(llvm::LLVMContext &context, PrimitiveType type) {
   switch (type) {
   case PrimitiveType::F32:
     return llvm::Type::getFloatTy(context);
   case PrimitiveType::F64:
     return llvm::Type::getDoubleTy(context);
+  case PrimitiveType::C64:
+  case PrimitiveType::C128: {
+    llvm::Type *part = storageType(context, hlo::complexComponentType(type));
+    return llvm::StructType::get(context, {part, part});
+  }
   default:
     return llvm::Type::getIntNTy(context, hlo::storageBytes(type) * 8);
   }
 }
 
 llvm::Type *valueType(llvm::LLVMContext &context, PrimitiveType type) {
-  if (type == PrimitiveType::Pred)
-    return llvm::Type::getInt1Ty(context);
+  if (type == PrimitiveType::Pred || isSubByteInteger(type))
+    return llvm::Type::getIntNTy(context, hlo::bitWidth(type));
   return storageType(context, type);
 }
 
@@ -60,6 +77,8 @@ llvm::Value *loadElement(llvm::IRBuilderBase &builder, PrimitiveType type, llvm:
   llvm::Value *stored = builder.CreateLoad(storageType(builder.getContext(), type), address);
   if (type == PrimitiveType::Pred)
     return builder.CreateICmpNE(stored, builder.getInt8(0));
+  if (isSubByteInteger(type)) // the byte holds the value extended
+    return builder.CreateTrunc(stored, valueType(builder.getContext(), type));
   return stored;
 }
 
@@ -67,6 +86,8 @@ void storeElement(llvm::IRBuilderBase &builder, PrimitiveType type, llvm::Value 
                   llvm::Value *address) {
   if (type == PrimitiveType::Pred)
     value = builder.CreateZExt(value, builder.getInt8Ty());
+  else if (isSubByteInteger(type))
+    value = builder.CreateIntCast(value, builder.getInt8Ty(), hlo::isSignedInteger(type));
   builder.CreateStore(value, address);
 }
 
@@ -88,6 +109,27 @@ llvm::Value *fromCompute(llvm::IRBuilderBase &builder, PrimitiveType type, llvm:
 
 llvm::Value *zeroValue(llvm::IRBuilderBase &builder, PrimitiveType type) {
   return llvm::Constant::getNullValue(valueType(builder.getContext(), type));
+}
+
+llvm::Constant *constantElement(llvm::LLVMContext &context, PrimitiveType type,
+                                llvm::ArrayRef<uint8_t> bytes) {
+  if (hlo::isComplex(type)) {
+    PrimitiveType part = hlo::complexComponentType(type);
+    const size_t half = bytes.size() / 2;
+    return llvm::ConstantStruct::getAnon(context,
+                                         {constantElement(context, part, bytes.take_front(half)),
+                                          constantElement(context, part, bytes.drop_front(half))});
+  }
+  uint64_t raw = 0;
+  for (size_t i = bytes.size(); i-- > 0;)
+    raw = (raw << 8) | bytes[i];
+  llvm::Type *value = valueType(context, type);
+  if (value->isIntegerTy()) // pred and sub-byte values keep their low bits
+    return llvm::ConstantInt::get(
+        value, raw & llvm::maskTrailingOnes<uint64_t>(value->getIntegerBitWidth()));
+  llvm::Constant *asInteger =
+      llvm::ConstantInt::get(llvm::Type::getIntNTy(context, bytes.size() * 8), raw);
+  return llvm::ConstantExpr::getBitCast(asInteger, value);
 }
 
 } // namespace mote::codegen

@@ -5,11 +5,16 @@
 /// type (how generated code holds it in registers):
 ///   pred       storage i8 (0 or 1)   value i1
 ///   sN / uN    storage iN            value iN (signedness lives in the HLO type)
+///   s2 s4 u2 u4 storage i8 (one element a byte, sign- or zero-extended, as
+///              the evaluator's literals and .npy files hold them)
+///              value iN, so arithmetic wraps at N bits by itself
 ///   f32 / f64  float / double        same
 ///   f16 / bf16 storage i16           value i16 (the bits); arithmetic widens to
 ///                                    f32 and rounds back after every op, as XLA
 ///                                    does, with integer-only conversions so no
 ///                                    runtime helper is needed.
+///   c64/c128   storage and value { float, float } / { double, double }:
+///              (real, imag), XLA's layout; ComplexOps.h works on the parts.
 ///
 //===----------------------------------------------------------------------===//
 #ifndef MOTE_CODEGEN_ELEMENTTYPES_H
@@ -30,6 +35,8 @@ llvm::Type *valueType(llvm::LLVMContext &context, hlo::PrimitiveType type);
 llvm::Type *computeType(llvm::LLVMContext &context, hlo::PrimitiveType type);
 
 bool isHalfType(hlo::PrimitiveType type); ///< f16 or bf16
+/// s2, s4, u2, u4: held in a byte of storage.
+bool isSubByteInteger(hlo::PrimitiveType type);
 
 llvm::Value *loadElement(llvm::IRBuilderBase &builder, hlo::PrimitiveType type,
                          llvm::Value *address);
@@ -43,6 +50,11 @@ llvm::Value *fromCompute(llvm::IRBuilderBase &builder, hlo::PrimitiveType type, 
 
 /// The constant 0 / 1 of `type` as a value.
 llvm::Value *zeroValue(llvm::IRBuilderBase &builder, hlo::PrimitiveType type);
+
+/// One element of a literal (its storage bytes, little-endian) as a
+/// constant of the value type.
+llvm::Constant *constantElement(llvm::LLVMContext &context, hlo::PrimitiveType type,
+                                llvm::ArrayRef<uint8_t> bytes);
 
 } // namespace mote::codegen
 

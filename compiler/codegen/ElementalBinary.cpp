@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "codegen/ComplexOps.h"
 #include "codegen/ElementTypes.h"
 #include "codegen/ElementalEmitter.h"
 #include "codegen/MathEmitter.h"
@@ -227,6 +228,8 @@ llvm::Value *emitBinaryOp(llvm::IRBuilderBase &builder, Opcode opcode, Primitive
                           llvm::Value *lhs, llvm::Value *rhs) {
   if (type == PrimitiveType::Pred)
     return emitPredBinary(builder, opcode, lhs, rhs);
+  if (hlo::isComplex(type))
+    return emitComplexBinaryOp(builder, opcode, lhs, rhs);
   if (hlo::isInteger(type))
     return emitIntegerBinary(builder, opcode, hlo::isSignedInteger(type), lhs, rhs);
   llvm::Value *result = emitFloatBinary(builder, opcode, toCompute(builder, type, lhs),
@@ -247,6 +250,13 @@ llvm::Value *ElementalEmitter::emitCompare(const hlo::Instruction &instruction, 
   ComparisonDirection direction = attributes.comparisonDirection;
   if (type == PrimitiveType::Pred)
     return builder_.CreateICmp(integerPredicate(direction, /*isSigned=*/false), lhs, rhs);
+  if (hlo::isComplex(type)) {
+    // Equal when both parts are (IEEE: a NaN part makes them unequal).
+    Complex x = splitComplex(builder_, lhs), y = splitComplex(builder_, rhs);
+    llvm::Value *equal =
+        builder_.CreateAnd(builder_.CreateFCmpOEQ(x.re, y.re), builder_.CreateFCmpOEQ(x.im, y.im));
+    return direction == ComparisonDirection::EQ ? equal : builder_.CreateNot(equal);
+  }
   if (hlo::isInteger(type)) {
     bool isSigned = hlo::isSignedInteger(type);
     if (attributes.comparisonType == hlo::ComparisonType::Signed)

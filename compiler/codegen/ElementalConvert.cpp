@@ -1,12 +1,16 @@
-//===- ElementalConvert.cpp - convert and same-width bitcast-convert ------===//
+//===- ElementalConvert.cpp - convert, bitcast-convert, real/imag/complex -===//
 //
 // convert follows the reference evaluator: float -> integer truncates toward
 // zero and saturates (NaN -> 0, via llvm.fpto[su]i.sat, which every target
 // lowers inline); anything -> pred is `x != 0`; conversions into f16/bf16 go
-// through f32 and round to nearest even.
+// through f32 and round to nearest even. A real value becomes the real part
+// of a complex one (imaginary part +0); complex values convert part by part.
+// bitcast-convert reinterprets the bits of same-width real types (HLO has no
+// bitcast between complex and real types).
 //
 //===----------------------------------------------------------------------===//
 
+#include "codegen/ComplexOps.h"
 #include "codegen/ElementTypes.h"
 #include "codegen/ElementalEmitter.h"
 
@@ -21,6 +25,19 @@ llvm::Value *emitConvertOp(llvm::IRBuilderBase &b, PrimitiveType from, Primitive
   if (from == to)
     return value;
   llvm::LLVMContext &context = b.getContext();
+  if (hlo::isComplex(to)) {
+    PrimitiveType part = hlo::complexComponentType(to);
+    if (!hlo::isComplex(from)) {
+      llvm::Value *re = emitConvertOp(b, from, part, value);
+      return joinComplex(b, {re, llvm::ConstantFP::get(re->getType(), 0.0)});
+    }
+    Complex z = splitComplex(b, value);
+    PrimitiveType fromPart = hlo::complexComponentType(from);
+    return joinComplex(
+        b, {emitConvertOp(b, fromPart, part, z.re), emitConvertOp(b, fromPart, part, z.im)});
+  }
+  if (hlo::isComplex(from)) // isElemental refuses complex -> real
+    return nullptr;
   if (to == PrimitiveType::Pred) {
     if (hlo::isFloatingPoint(from)) {
       llvm::Value *x = toCompute(b, from, value);
@@ -60,19 +77,47 @@ llvm::Value *ElementalEmitter::emitConvert(const hlo::Instruction &instruction, 
                        instruction.shape().elementType(), operandAt(instruction, 0, index));
 }
 
+namespace {
+
+/// A (real) value as an integer of its bitcast width.
+llvm::Value *toBits(llvm::IRBuilderBase &b, PrimitiveType type, llvm::Value *value) {
+  if (type == PrimitiveType::Pred)
+    return b.CreateZExt(value, b.getInt8Ty());
+  return b.CreateBitCast(value, b.getIntNTy(bitcastWidth(type)));
+}
+
+llvm::Value *fromBits(llvm::IRBuilderBase &b, PrimitiveType type, llvm::Value *bits) {
+  llvm::LLVMContext &context = b.getContext();
+  if (type == PrimitiveType::Pred)
+    return b.CreateICmpNE(bits, b.getInt8(0));
+  return b.CreateBitCast(bits, valueType(context, type));
+}
+
+} // namespace
+
+int bitcastWidth(PrimitiveType type) {
+  return type == PrimitiveType::Pred ? 8 : hlo::bitWidth(type);
+}
+
 llvm::Value *ElementalEmitter::emitBitcastConvert(const hlo::Instruction &instruction,
                                                   IndexRef index) {
   PrimitiveType from = instruction.operand(0)->shape().elementType();
   PrimitiveType to = instruction.shape().elementType();
-  llvm::LLVMContext &context = builder_.getContext();
+  return fromBits(builder_, to, toBits(builder_, from, operandAt(instruction, 0, index)));
+}
+
+llvm::Value *ElementalEmitter::emitComplexParts(const hlo::Instruction &instruction,
+                                                IndexRef index) {
   llvm::Value *value = operandAt(instruction, 0, index);
-  // Through the storage types, which have the same width here.
-  if (from == PrimitiveType::Pred)
-    value = builder_.CreateZExt(value, builder_.getInt8Ty());
-  value = builder_.CreateBitCast(value, storageType(context, to));
-  if (to == PrimitiveType::Pred)
-    value = builder_.CreateICmpNE(value, builder_.getInt8(0));
-  return value;
+  PrimitiveType type = instruction.operand(0)->shape().elementType();
+  switch (instruction.opcode()) {
+  case hlo::Opcode::Complex:
+    return joinComplex(builder_, {value, operandAt(instruction, 1, index)});
+  case hlo::Opcode::Real:
+    return hlo::isComplex(type) ? splitComplex(builder_, value).re : value;
+  default: // imag: of a real value, +0 (all-zero bits in every format)
+    return hlo::isComplex(type) ? splitComplex(builder_, value).im : zeroValue(builder_, type);
+  }
 }
 
 } // namespace mote::codegen

@@ -2,6 +2,7 @@
 
 #include "codegen/ElementalEmitter.h"
 
+#include "codegen/ComplexOps.h"
 #include "codegen/ElementTypes.h"
 #include "codegen/LoopNest.h"
 
@@ -158,6 +159,31 @@ bool isElemental(const hlo::Instruction &instruction, std::string *why) {
   PrimitiveType type = instruction.operandCount() ? instruction.operand(0)->shape().elementType()
                                                   : instruction.shape().elementType();
   const bool isFloat = hlo::isFloatingPoint(type);
+  const std::string name(hlo::opcodeName(opcode));
+  if (hlo::isComplex(type)) {
+    if (isUnaryElementwise(opcode) || isBinaryElementwise(opcode))
+      return isComplexElementwise(opcode) ||
+             fail(name + " on complex values is not supported by code generation yet");
+    switch (opcode) {
+    case Opcode::Compare: {
+      hlo::ComparisonDirection direction = instruction.attributes().comparisonDirection;
+      return direction == hlo::ComparisonDirection::EQ ||
+             direction == hlo::ComparisonDirection::NE ||
+             fail("complex values compare only with EQ or NE");
+    }
+    case Opcode::Clamp:
+      return fail("clamp is not defined on complex values");
+    case Opcode::Convert:
+      return hlo::isComplex(instruction.shape().elementType()) ||
+             fail("convert from complex to a real type is not defined (use real or imag)");
+    case Opcode::Complex:
+      return fail("complex takes real operands");
+    case Opcode::BitcastConvert:
+      return fail("bitcast-convert of complex values is not defined");
+    default:
+      break;
+    }
+  }
   if (isUnaryElementwise(opcode) || isBinaryElementwise(opcode)) {
     if (isFloatOnly(opcode) && !isFloat)
       return fail(std::string(hlo::opcodeName(opcode)) + " needs a floating-point operand");
@@ -170,6 +196,12 @@ bool isElemental(const hlo::Instruction &instruction, std::string *why) {
     return true;
   }
   switch (opcode) {
+  case Opcode::Real:
+  case Opcode::Imag:
+    return hlo::isComplex(type) || isFloat || fail(name + " needs a complex or float operand");
+  case Opcode::Complex:
+    return type == PrimitiveType::F32 || type == PrimitiveType::F64 ||
+           fail("complex takes f32 or f64 parts");
   case Opcode::Compare:
   case Opcode::Convert:
   case Opcode::Select:
@@ -192,7 +224,7 @@ bool isElemental(const hlo::Instruction &instruction, std::string *why) {
     return instruction.shape().elementType() == type ||
            fail("bitcast between element types is not supported");
   case Opcode::BitcastConvert:
-    return hlo::storageBytes(type) == hlo::storageBytes(instruction.shape().elementType()) ||
+    return bitcastWidth(type) == bitcastWidth(instruction.shape().elementType()) ||
            fail("bitcast-convert between different widths is not supported by code "
                 "generation yet");
   case Opcode::Reduce:
@@ -217,6 +249,10 @@ llvm::Value *ElementalEmitter::emit(const hlo::Instruction &instruction, IndexRe
   switch (opcode) {
   case Opcode::Compare:
     return emitCompare(instruction, index);
+  case Opcode::Real:
+  case Opcode::Imag:
+  case Opcode::Complex:
+    return emitComplexParts(instruction, index);
   case Opcode::Convert:
     return emitConvert(instruction, index);
   case Opcode::BitcastConvert:
@@ -421,18 +457,8 @@ ValueList ElementalEmitter::emitScalarComputation(const hlo::Computation &comput
       break;
     case Opcode::Constant: {
       const hlo::Literal &literal = *instruction.attributes().literal;
-      PrimitiveType type = instruction.shape().elementType();
-      llvm::Type *storage = storageType(builder_.getContext(), type);
-      llvm::ArrayRef<uint8_t> bytes = literal.bytes();
-      llvm::Constant *value = nullptr;
-      uint64_t raw = 0;
-      for (size_t i = bytes.size(); i-- > 0;)
-        raw = (raw << 8) | bytes[i];
-      llvm::Constant *asInteger = llvm::ConstantInt::get(builder_.getIntNTy(bytes.size() * 8), raw);
-      value = llvm::ConstantExpr::getBitCast(asInteger, storage);
-      if (type == PrimitiveType::Pred)
-        value = builder_.getInt1(raw != 0);
-      values[&instruction].push_back(value);
+      values[&instruction].push_back(constantElement(
+          builder_.getContext(), instruction.shape().elementType(), literal.bytes()));
       break;
     }
     case Opcode::Tuple: {

@@ -7,7 +7,8 @@
 /// buffers (one loop per instruction), against scalars (reducers and other
 /// computations applied per element), and later fused into its consumer.
 ///
-/// Ops covered: every elementwise op, and the ops whose element is a function
+/// Ops covered: every elementwise op (on complex values those of
+/// ComplexOps.h, with real, imag and complex), and the ops whose element is a function
 /// of operand elements at computed indices: broadcast, reshape, bitcast,
 /// transpose, copy, slice, dynamic-slice, pad, concatenate, reverse, iota,
 /// gather, select, clamp, dot, convolution, reduce and reduce-window with one
@@ -63,6 +64,7 @@ private:
   llvm::Value *emitUnary(const hlo::Instruction &instruction, IndexRef index);
   llvm::Value *emitBinary(const hlo::Instruction &instruction, IndexRef index);
   llvm::Value *emitCompare(const hlo::Instruction &instruction, IndexRef index);
+  llvm::Value *emitComplexParts(const hlo::Instruction &instruction, IndexRef index);
   llvm::Value *emitConvert(const hlo::Instruction &instruction, IndexRef index);
   llvm::Value *emitBitcastConvert(const hlo::Instruction &instruction, IndexRef index);
   llvm::Value *emitSelectOrClamp(const hlo::Instruction &instruction, IndexRef index);
@@ -90,6 +92,10 @@ private:
   llvm::Type *indexType_;
   OperandReader read_;
 };
+
+/// The bits bitcast-convert reinterprets: the logical width, except that
+/// pred counts as its byte.
+int bitcastWidth(hlo::PrimitiveType type);
 
 /// Whether every array leaf of `instruction`'s result and operands has an
 /// element type code generation handles; if not, `why` names the shape.

@@ -4,14 +4,17 @@
 // folds, in the order the reference evaluator uses, so floats match it bit
 // for bit:
 //  - dot and convolution accumulate products in the evaluator's accumulation
-//    type (f64 if any side is f64, else f32 for floats, u32/u64 wrapping for
-//    integers), starting from zero, one multiply and one add at a time, and
-//    convert to the result type once;
+//    type (c128 or c64 if any side is complex, f64 if any side is f64, else
+//    f32 for floats, u32/u64 wrapping for integers), starting from zero, one
+//    multiply and one add at a time (complex products with the evaluator's
+//    plain formula, no Annex G recovery), and convert to the result type
+//    once;
 //  - reduce and reduce-window fold acc = f(acc, x) from the init value in
 //    row-major order (reduce-window skips padding and dilation holes).
 //
 //===----------------------------------------------------------------------===//
 
+#include "codegen/ComplexOps.h"
 #include "codegen/ElementTypes.h"
 #include "codegen/ElementalEmitter.h"
 #include "codegen/LoopNest.h"
@@ -27,7 +30,11 @@ namespace {
 /// The evaluator's accumulation type for a dot or convolution.
 PrimitiveType accumulatorType(PrimitiveType result, PrimitiveType lhs, PrimitiveType rhs) {
   auto any = [&](auto predicate) { return predicate(result) || predicate(lhs) || predicate(rhs); };
-  if (any([](PrimitiveType t) { return t == PrimitiveType::F64; }))
+  const bool wide =
+      any([](PrimitiveType t) { return t == PrimitiveType::F64 || t == PrimitiveType::C128; });
+  if (any([](PrimitiveType t) { return hlo::isComplex(t); }))
+    return wide ? PrimitiveType::C128 : PrimitiveType::C64;
+  if (wide)
     return PrimitiveType::F64;
   if (any([](PrimitiveType t) { return hlo::isFloatingPoint(t); }))
     return PrimitiveType::F32;
@@ -65,11 +72,19 @@ llvm::Value *fromAccumulator(llvm::IRBuilderBase &b, PrimitiveType acc, Primitiv
                              llvm::Value *value) {
   if (hlo::isInteger(to) && hlo::isInteger(acc))
     return b.CreateTrunc(value, valueType(b.getContext(), to));
+  if (hlo::isComplex(acc) && !hlo::isComplex(to)) // the real part, converted
+    return emitConvertOp(b, hlo::complexComponentType(acc), to, splitComplex(b, value).re);
   return emitConvertOp(b, acc, to, value);
 }
 
 llvm::Value *multiplyAdd(llvm::IRBuilderBase &b, PrimitiveType acc, llvm::Value *sum,
                          llvm::Value *x, llvm::Value *y) {
+  if (hlo::isComplex(acc)) {
+    Complex s = splitComplex(b, sum), p = splitComplex(b, x), q = splitComplex(b, y);
+    llvm::Value *re = b.CreateFSub(b.CreateFMul(p.re, q.re), b.CreateFMul(p.im, q.im));
+    llvm::Value *im = b.CreateFAdd(b.CreateFMul(p.re, q.im), b.CreateFMul(p.im, q.re));
+    return joinComplex(b, {b.CreateFAdd(s.re, re), b.CreateFAdd(s.im, im)});
+  }
   if (hlo::isFloatingPoint(acc))
     return b.CreateFAdd(sum, b.CreateFMul(x, y));
   return b.CreateAdd(sum, b.CreateMul(x, y));

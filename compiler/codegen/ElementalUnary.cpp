@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "codegen/ComplexOps.h"
 #include "codegen/ElementTypes.h"
 #include "codegen/ElementalEmitter.h"
 #include "codegen/MathEmitter.h"
@@ -163,6 +164,8 @@ llvm::Value *emitUnaryOp(llvm::IRBuilderBase &builder, Opcode opcode, PrimitiveT
                          llvm::Value *operand) {
   if (type == PrimitiveType::Pred)
     return opcode == Opcode::Not ? builder.CreateNot(operand) : nullptr;
+  if (hlo::isComplex(type))
+    return emitComplexUnaryOp(builder, opcode, operand);
   if (hlo::isInteger(type))
     return emitIntegerUnary(builder, opcode, type, operand);
   llvm::Value *x = toCompute(builder, type, operand);

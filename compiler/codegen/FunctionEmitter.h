@@ -55,6 +55,12 @@ bool isNonElementalSupported(const hlo::Instruction &instruction, std::string *w
 /// elementally; if not, `why` says why and `culprit` names the instruction.
 bool isFusionSupported(const hlo::Instruction &fusion, std::string *why,
                        const hlo::Instruction **culprit);
+/// Whether FunctionEmitter::emitRng handles `instruction`, an rng or
+/// rng-get-and-update-state (RngEmitter.cpp).
+bool isStatefulRngSupported(const hlo::Instruction &instruction, std::string *why);
+
+/// Whether FunctionEmitter::emitFft handles `instruction` (FftEmitter.cpp).
+bool isFftSupported(const hlo::Instruction &instruction, std::string *why);
 
 /// Whether FunctionEmitter::emitDot tiles `instruction` (DotEmitter.cpp);
 /// other dots are elemental.
@@ -67,7 +73,7 @@ public:
   FunctionEmitter(const passes::Schedule &schedule, const passes::BufferAssignment &assignment,
                   llvm::Module &module, llvm::Function *function)
       : schedule_(schedule), assignment_(assignment), module_(module), function_(function),
-        builder_(module.getContext()),
+        entryFunction_(function), builder_(module.getContext()),
         indexType_(module.getDataLayout().getIntPtrType(module.getContext())) {}
 
   /// The target the code is for; only tuning depends on it (may be null).
@@ -117,6 +123,9 @@ public:
       return emitDynamicUpdateSlice(instruction);
     case Opcode::Fusion:
       return emitFusion(instruction);
+    case Opcode::Rng:
+    case Opcode::RngGetAndUpdateState:
+      return emitRng(instruction);
     default:
       break;
     }
@@ -526,6 +535,10 @@ public:
   /// A dot or convolution as the register-tiled contraction `plan`.
   void emitPlannedContraction(const hlo::Instruction &instruction, const ContractionPlan &plan);
   void emitFusion(const hlo::Instruction &fusion);
+  void emitFft(const hlo::Instruction &instruction);
+  void emitRng(const hlo::Instruction &instruction);
+  /// The slot of the counter rng draws advance, in the entry function.
+  llvm::Value *rngCounter();
 
   // Helpers for them (NonElementalOps.cpp).
   /// Address of element `linear` (row-major) of an array of `type` at `base`.
@@ -543,6 +556,8 @@ private:
   const passes::BufferAssignment &assignment_;
   llvm::Module &module_;
   llvm::Function *function_;
+  llvm::Function *entryFunction_;
+  llvm::AllocaInst *rngCounter_ = nullptr;
   llvm::IRBuilder<> builder_;
   llvm::Type *indexType_;
   llvm::Value *args_ = nullptr, *results_ = nullptr, *scratch_ = nullptr;

@@ -46,6 +46,13 @@ llvm::Error checkInstruction(const hlo::Instruction &instruction) {
       return hlo::errorAt(*culprit, why);
     break;
   }
+  case Opcode::Rng:
+  case Opcode::RngGetAndUpdateState: {
+    std::string why;
+    if (!hasCodegenTypes(instruction, &why) || !isStatefulRngSupported(instruction, &why))
+      return hlo::errorAt(instruction, why);
+    break;
+  }
   case Opcode::DynamicUpdateSlice:
     if (!isCodegenElementType(instruction.shape().elementType()))
       return hlo::errorAt(instruction, "code generation does not support values of type " +
@@ -64,6 +71,7 @@ llvm::Error checkInstruction(const hlo::Instruction &instruction) {
     case Opcode::RngBitGenerator:
     case Opcode::TopK:
     case Opcode::CustomCall:
+    case Opcode::Fft:
       return hlo::errorAt(instruction, nonElementalWhy);
     case Opcode::Reduce:
     case Opcode::ReduceWindow:

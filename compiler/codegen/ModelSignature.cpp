@@ -34,6 +34,18 @@ uint8_t abiElementType(hlo::PrimitiveType type) {
     return 12;
   case PrimitiveType::F64:
     return 13;
+  case PrimitiveType::C64:
+    return 14;
+  case PrimitiveType::C128:
+    return 15;
+  case PrimitiveType::S4:
+    return 16;
+  case PrimitiveType::U4:
+    return 17;
+  case PrimitiveType::S2:
+    return 18;
+  case PrimitiveType::U2:
+    return 19;
   default:
     return 0;
   }

@@ -2,7 +2,7 @@
 //
 // Ops whose result element is not a function of operand elements at computed
 // indices (sort, scatter, select-and-scatter, multi-result reductions, random
-// bit generation, top-k) each get an emitter of their own, as do the dots
+// bit generation, top-k, fft) each get an emitter of their own, as do the dots
 // that are worth register-tiling; this file says which ones exist and routes
 // to them, and holds the small loop helpers they share.
 //
@@ -100,6 +100,8 @@ bool isTopKShape(const hlo::Instruction &instruction, std::string *why) {
                      "k <= n in the last dimension");
   if (operand.dims().back() > INT32_MAX)
     return fail(why, "topk rows are too long for s32 indices");
+  if (hlo::isComplex(operand.elementType()))
+    return fail(why, "topk needs ordered values, and complex values have no order");
   return true;
 }
 
@@ -128,6 +130,8 @@ bool isNonElementalSupported(const hlo::Instruction &instruction, std::string *w
     return isTiledDot(instruction, why);
   case Opcode::Convolution:
     return isTiledConvolution(instruction, why);
+  case Opcode::Fft:
+    return hasCodegenTypes(instruction, why) && isFftSupported(instruction, why);
   default:
     return fail(why, "not a non-elemental op");
   }
@@ -164,6 +168,9 @@ bool FunctionEmitter::emitNonElemental(const hlo::Instruction &instruction) {
     return true;
   case Opcode::Convolution:
     emitConvolution(instruction);
+    return true;
+  case Opcode::Fft:
+    emitFft(instruction);
     return true;
   default:
     return false;

@@ -13,47 +13,14 @@
 //===----------------------------------------------------------------------===//
 
 #include "codegen/FunctionEmitter.h"
+#include "codegen/RandomBits.h"
 
 namespace mote::codegen {
 
 namespace {
 
-using Words2 = std::array<llvm::Value *, 2>;
-using Words4 = std::array<llvm::Value *, 4>;
-
-Words2 emitThreeFry(llvm::IRBuilderBase &b, Words2 key, Words2 counter) {
-  static constexpr int rotations[8] = {13, 15, 26, 6, 17, 29, 16, 24};
-  llvm::Value *schedule[3] = {key[0], key[1],
-                              b.CreateXor(b.CreateXor(b.getInt32(0x1BD11BDAu), key[0]), key[1])};
-  llvm::Value *x0 = b.CreateAdd(counter[0], schedule[0]);
-  llvm::Value *x1 = b.CreateAdd(counter[1], schedule[1]);
-  for (int block = 0; block < 5; ++block) {
-    for (int round = 0; round < 4; ++round) {
-      const int r = rotations[(block % 2) * 4 + round];
-      x0 = b.CreateAdd(x0, x1);
-      x1 = b.CreateOr(b.CreateShl(x1, r), b.CreateLShr(x1, 32 - r));
-      x1 = b.CreateXor(x1, x0);
-    }
-    x0 = b.CreateAdd(x0, schedule[(block + 1) % 3]);
-    x1 = b.CreateAdd(x1, b.CreateAdd(schedule[(block + 2) % 3], b.getInt32(block + 1)));
-  }
-  return {x0, x1};
-}
-
-Words4 emitPhilox(llvm::IRBuilderBase &b, Words2 key, Words4 x) {
-  llvm::Type *i64 = b.getInt64Ty(), *i32 = b.getInt32Ty();
-  for (int round = 0; round < 10; ++round) {
-    llvm::Value *p0 = b.CreateMul(b.CreateZExt(x[0], i64), b.getInt64(0xD2511F53u));
-    llvm::Value *p1 = b.CreateMul(b.CreateZExt(x[2], i64), b.getInt64(0xCD9E8D57u));
-    llvm::Value *p0High = b.CreateTrunc(b.CreateLShr(p0, 32), i32);
-    llvm::Value *p1High = b.CreateTrunc(b.CreateLShr(p1, 32), i32);
-    x = {b.CreateXor(b.CreateXor(p1High, x[1]), key[0]), b.CreateTrunc(p1, i32),
-         b.CreateXor(b.CreateXor(p0High, x[3]), key[1]), b.CreateTrunc(p0, i32)};
-    key = {b.CreateAdd(key[0], b.getInt32(0x9E3779B9u)),
-           b.CreateAdd(key[1], b.getInt32(0xBB67AE85u))};
-  }
-  return x;
-}
+using random::Words2;
+using random::Words4;
 
 Words2 split(llvm::IRBuilderBase &b, llvm::Value *value) {
   return {b.CreateTrunc(value, b.getInt32Ty()),
@@ -108,7 +75,8 @@ void FunctionEmitter::emitRngBitGenerator(const hlo::Instruction &instruction) {
             llvm::Value *c = b.CreateAdd(counter, b.CreateZExtOrTrunc(i, i128));
             Words2 lowWords = split(b, b.CreateTrunc(c, i64));
             Words2 highWords = split(b, b.CreateTrunc(b.CreateLShr(c, 64), i64));
-            Words4 out = emitPhilox(b, key, {lowWords[0], lowWords[1], highWords[0], highWords[1]});
+            Words4 out =
+                random::emitPhilox(b, key, {lowWords[0], lowWords[1], highWords[0], highWords[1]});
             for (int j = 0; j < perBlock; ++j) {
               llvm::Value *linear = b.CreateAdd(b.CreateMul(i, constant(perBlock)), constant(j));
               llvm::Value *value = wide ? join(b, out[2 * j], out[2 * j + 1]) : out[j];
@@ -131,8 +99,8 @@ void FunctionEmitter::emitRngBitGenerator(const hlo::Instruction &instruction) {
       emitCountedLoop(
           b, constant(count),
           [&](llvm::Value *i) {
-            Words2 out =
-                emitThreeFry(b, key, split(b, b.CreateAdd(s[1], b.CreateZExtOrTrunc(i, i64))));
+            Words2 out = random::emitThreeFry(
+                b, key, split(b, b.CreateAdd(s[1], b.CreateZExtOrTrunc(i, i64))));
             storeBits(i, wide ? join(b, out[0], out[1]) : out[0]);
           },
           "rng.i");
@@ -157,7 +125,8 @@ void FunctionEmitter::emitRngBitGenerator(const hlo::Instruction &instruction) {
       // One hash per position of the halved space feeds the two neighbours.
       emitLoopNest(b, indexType_, half, [&](IndexRef index) {
         llvm::Value *h = emitLinearIndex(b, indexType_, half, index);
-        Words2 out = emitThreeFry(b, key, split(b, b.CreateAdd(s[1], b.CreateZExtOrTrunc(h, i64))));
+        Words2 out =
+            random::emitThreeFry(b, key, split(b, b.CreateAdd(s[1], b.CreateZExtOrTrunc(h, i64))));
         for (int j = 0; j < 2; ++j) {
           llvm::SmallVector<llvm::Value *, 4> at(index.begin(), index.end());
           at[splitDim] = b.CreateAdd(b.CreateMul(index[splitDim], constant(2)), constant(j));

@@ -25,6 +25,8 @@ using hlo::Opcode;
 namespace {
 
 bool mayMerge(const Instruction &instruction) {
+  if (usesRandomState(instruction)) // two draws are two different values
+    return false;
   switch (instruction.opcode()) {
   case Opcode::Parameter:
   case Opcode::Rng:                  // nondeterministic

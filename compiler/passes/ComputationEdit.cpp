@@ -128,6 +128,35 @@ std::vector<const Computation *> bufferComputations(const hlo::Module &module) {
   return result;
 }
 
+namespace {
+
+bool reachesRandomState(const Computation &computation,
+                        llvm::SmallPtrSetImpl<const Computation *> &visited) {
+  if (!visited.insert(&computation).second)
+    return false; // already looked at (or a malformed cycle)
+  for (const auto &instruction : computation.instructions()) {
+    if (instruction->opcode() == Opcode::Rng ||
+        instruction->opcode() == Opcode::RngGetAndUpdateState)
+      return true;
+    for (const Computation *callee : instruction->calledComputations())
+      if (callee && reachesRandomState(*callee, visited))
+        return true;
+  }
+  return false;
+}
+
+} // namespace
+
+bool usesRandomState(const Instruction &instruction) {
+  if (instruction.opcode() == Opcode::Rng || instruction.opcode() == Opcode::RngGetAndUpdateState)
+    return true;
+  llvm::SmallPtrSet<const Computation *, 8> visited;
+  for (const Computation *callee : instruction.calledComputations())
+    if (callee && reachesRandomState(*callee, visited))
+      return true;
+  return false;
+}
+
 bool identicalShapes(const hlo::Shape &a, const hlo::Shape &b) {
   if (!a.compatible(b))
     return false;

@@ -56,6 +56,13 @@ bool callsAsScalarCode(const hlo::Instruction &user, size_t index);
 /// entry, and what while, conditional and call reach from it.
 std::vector<const hlo::Computation *> bufferComputations(const hlo::Module &module);
 
+/// Whether running `instruction` reads or advances the module's hidden random
+/// state: rng, rng-get-and-update-state, or an instruction whose called
+/// computations reach one. The evaluator runs such instructions once each,
+/// in definition order, and compiled code must do the same to draw the same
+/// numbers.
+bool usesRandomState(const hlo::Instruction &instruction);
+
 /// Same dimensions, element types and physical layouts (an absent layout is
 /// row-major), recursively.
 bool identicalShapes(const hlo::Shape &a, const hlo::Shape &b);

@@ -3,6 +3,9 @@
 // A post-order from the root. Among an instruction's operands, the one whose
 // subtree computes the most bytes runs first: its many temporaries die
 // before the smaller subtrees start, while the values they produce wait.
+// Instructions that draw from the hidden random state (rng, and whatever
+// calls one) also wait for the one before them in definition order, so they
+// draw in the evaluator's order.
 //
 //===----------------------------------------------------------------------===//
 
@@ -63,6 +66,24 @@ std::vector<const Instruction *> scheduleComputation(const Computation &computat
     weight[instruction.get()] = total;
   }
 
+  // Each live user of the random state after the previous one.
+  llvm::DenseSet<const Instruction *> live;
+  llvm::SmallVector<const Instruction *, 16> pending{computation.root()};
+  while (!pending.empty()) {
+    const Instruction *instruction = pending.pop_back_val();
+    if (live.insert(instruction).second)
+      for (const Instruction *operand : instruction->operands())
+        pending.push_back(operand);
+  }
+  llvm::DenseMap<const Instruction *, const Instruction *> previousDraw;
+  const Instruction *lastDraw = nullptr;
+  for (const auto &instruction : computation.instructions())
+    if (live.contains(instruction.get()) && usesRandomState(*instruction)) {
+      if (lastDraw)
+        previousDraw[instruction.get()] = lastDraw;
+      lastDraw = instruction.get();
+    }
+
   struct Frame {
     const Instruction *instruction;
     llvm::SmallVector<const Instruction *, 4> operands; ///< still to visit, last first
@@ -72,6 +93,9 @@ std::vector<const Instruction *> scheduleComputation(const Computation &computat
     for (const Instruction *operand : instruction->operands())
       if (!done.contains(operand) && !llvm::is_contained(frame.operands, operand))
         frame.operands.push_back(operand);
+    if (const Instruction *draw = previousDraw.lookup(instruction))
+      if (!done.contains(draw) && !llvm::is_contained(frame.operands, draw))
+        frame.operands.push_back(draw);
     // Heaviest last in the vector: popped, so visited, first.
     std::stable_sort(frame.operands.begin(), frame.operands.end(),
                      [&](const Instruction *a, const Instruction *b) {

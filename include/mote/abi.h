@@ -22,7 +22,11 @@ extern "C" {
 /* "MOTE" read as a little-endian uint32. */
 #define MOTE_MODEL_MAGIC 0x45544f4du
 
-/* Element types, numbered as stable wire values (never renumber). */
+/* Element types, numbered as stable wire values (never renumber; new types
+ * take new numbers, so older descriptors keep their meaning). Complex types
+ * are (real, imaginary) pairs of f32 or f64. The sub-byte integers take one
+ * byte per element, holding the value sign-extended (s2, s4) or
+ * zero-extended (u2, u4). */
 typedef enum mote_element_type {
   MOTE_PRED = 1,
   MOTE_S8 = 2,
@@ -37,6 +41,12 @@ typedef enum mote_element_type {
   MOTE_BF16 = 11,
   MOTE_F32 = 12,
   MOTE_F64 = 13,
+  MOTE_C64 = 14,
+  MOTE_C128 = 15,
+  MOTE_S4 = 16,
+  MOTE_U4 = 17,
+  MOTE_S2 = 18,
+  MOTE_U2 = 19,
 } mote_element_type;
 
 /* Runs body(context, i) for i in [0, count), possibly in parallel, and returns

@@ -12,6 +12,10 @@ extern "C" size_t mote_element_size(uint32_t element_type) {
   case MOTE_PRED:
   case MOTE_S8:
   case MOTE_U8:
+  case MOTE_S4:
+  case MOTE_U4:
+  case MOTE_S2:
+  case MOTE_U2:
     return 1;
   case MOTE_S16:
   case MOTE_U16:
@@ -25,7 +29,10 @@ extern "C" size_t mote_element_size(uint32_t element_type) {
   case MOTE_S64:
   case MOTE_U64:
   case MOTE_F64:
+  case MOTE_C64:
     return 8;
+  case MOTE_C128:
+    return 16;
   }
   return 0;
 }

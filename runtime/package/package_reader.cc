@@ -58,7 +58,7 @@ mote_status read_tensor(const Reader &reader, const Table &tensor, mote_package_
       !reader.vector(tensor, kTensorDims, 8, &dims) ||
       !reader.vector(tensor, kTensorLayout, 1, &layout))
     return kMalformed;
-  if (element_type < MOTE_PRED || element_type > MOTE_F64 || dims.count > MOTE_PACKAGE_MAX_RANK ||
+  if (element_type < MOTE_PRED || element_type > MOTE_U2 || dims.count > MOTE_PACKAGE_MAX_RANK ||
       layout.count != dims.count)
     return kMalformed;
   out->element_type = uint8_t(element_type);

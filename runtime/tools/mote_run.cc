@@ -143,8 +143,10 @@ int parseOptions(int argc, char **argv, Options *options) {
 
 std::string describeTensor(const mote_tensor_info &info) {
   static const char *const kNames[] = {"?",   "pred", "s8",  "s16", "s32",  "s64", "u8",
-                                       "u16", "u32",  "u64", "f16", "bf16", "f32", "f64"};
-  std::string out = info.element_type < 14 ? kNames[info.element_type] : "?";
+                                       "u16", "u32",  "u64", "f16", "bf16", "f32", "f64",
+                                       "c64", "c128", "s4",  "u4",  "s2",   "u2"};
+  constexpr uint32_t kCount = sizeof kNames / sizeof kNames[0];
+  std::string out = info.element_type < kCount ? kNames[info.element_type] : "?";
   out += "[";
   for (uint32_t d = 0; d < info.rank; ++d)
     out += (d ? "," : "") + std::to_string(info.dims[d]);
@@ -172,14 +174,34 @@ bool bindInput(const char *path, uint32_t index, const mote_tensor_info &info,
   }
   bool dims_match =
       array.dims.size() == info.rank && std::equal(array.dims.begin(), array.dims.end(), info.dims);
+  // Sub-byte integers come one a byte, as int8/uint8 values in their range.
+  const int sub_byte_bits = info.element_type == MOTE_S4 || info.element_type == MOTE_U4   ? 4
+                            : info.element_type == MOTE_S2 || info.element_type == MOTE_U2 ? 2
+                                                                                           : 0;
+  const bool sub_byte_signed = info.element_type == MOTE_S4 || info.element_type == MOTE_S2;
   bool type_match = array.element_type == info.element_type ||
-                    (info.element_type == MOTE_BF16 && array.element_type == MOTE_F32);
+                    (info.element_type == MOTE_BF16 && array.element_type == MOTE_F32) ||
+                    (sub_byte_bits && array.element_type == (sub_byte_signed ? MOTE_S8 : MOTE_U8));
   if (!dims_match || !type_match) {
     *error = "input '" + std::string(path) + "' does not fit argument " + std::to_string(index) +
              " ('" + info.name + "', " + describeTensor(info) + "): the file holds " +
              describeNpy(array) +
              (info.element_type == MOTE_BF16 ? " (bf16 is read from float32 files)" : "");
     return false;
+  }
+  if (sub_byte_bits) {
+    const int low = sub_byte_signed ? -(1 << (sub_byte_bits - 1)) : 0;
+    const int high = sub_byte_signed ? (1 << (sub_byte_bits - 1)) - 1 : (1 << sub_byte_bits) - 1;
+    for (uint8_t byte : array.data) {
+      int value = sub_byte_signed ? int(int8_t(byte)) : int(byte);
+      if (value < low || value > high) {
+        *error = "input '" + std::string(path) + "' does not fit argument " +
+                 std::to_string(index) + " ('" + info.name + "', " + describeTensor(info) +
+                 "): it holds " + std::to_string(value) + ", outside [" + std::to_string(low) +
+                 ", " + std::to_string(high) + "]";
+        return false;
+      }
+    }
   }
   if (info.element_type == MOTE_BF16) {
     out->resize(array.data.size() / 2);
@@ -206,6 +228,8 @@ std::string formatElement(uint32_t type, const uint8_t *p) {
   case MOTE_PRED:
     return p[0] ? "true" : "false";
   case MOTE_S8:
+  case MOTE_S4:
+  case MOTE_S2:
     return std::to_string(load(int8_t()));
   case MOTE_S16:
     return std::to_string(load(int16_t()));
@@ -214,6 +238,8 @@ std::string formatElement(uint32_t type, const uint8_t *p) {
   case MOTE_S64:
     return std::to_string(load(int64_t()));
   case MOTE_U8:
+  case MOTE_U4:
+  case MOTE_U2:
     return std::to_string(load(uint8_t()));
   case MOTE_U16:
     return std::to_string(load(uint16_t()));
@@ -237,6 +263,18 @@ std::string formatElement(uint32_t type, const uint8_t *p) {
   case MOTE_F64:
     snprintf(text, sizeof text, "%g", load(double()));
     return text;
+  case MOTE_C64: {
+    float parts[2];
+    memcpy(parts, p, sizeof parts);
+    snprintf(text, sizeof text, "(%g, %g)", parts[0], parts[1]);
+    return text;
+  }
+  case MOTE_C128: {
+    double parts[2];
+    memcpy(parts, p, sizeof parts);
+    snprintf(text, sizeof text, "(%g, %g)", parts[0], parts[1]);
+    return text;
+  }
   default:
     return "?";
   }

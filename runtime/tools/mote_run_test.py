@@ -38,6 +38,19 @@ add {
 }
 """
 
+# Sub-byte and complex tensors at the interface: s4 travels as int8, c64 as
+# complex64.
+TYPES_MODEL = """HloModule typed
+
+ENTRY main {
+  nibbles = s4[5] parameter(0)
+  z = c64[3] parameter(1)
+  doubled = s4[5] add(nibbles, nibbles)
+  squared = c64[3] multiply(z, z)
+  ROOT out = (s4[5], c64[3]) tuple(doubled, squared)
+}
+"""
+
 failures = []
 
 HEADER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "include", "mote",
@@ -124,6 +137,30 @@ def main():
         run = mote_run(package, "--input", values)
         check(run.returncode == 1 and "takes 2 inputs, 1 given" in run.stderr,
               "missing input: exit 1", run.stderr)
+
+        typed_hlo = os.path.join(work, "typed.hlo")
+        open(typed_hlo, "w").write(TYPES_MODEL)
+        typed = os.path.join(work, "typed.mote")
+        subprocess.run([args.motec, "compile", typed_hlo, f"--target={args.triple}", "-o", typed],
+                       check=True)
+        nibbles, z = os.path.join(work, "nibbles.npy"), os.path.join(work, "z.npy")
+        np.save(nibbles, np.array([-8, 7, -1, 3, 0], np.int8))
+        np.save(z, np.array([1 + 2j, -0.5j, np.inf], np.complex64))
+        want = [os.path.join(work, f"want{i}.npy") for i in range(2)]
+        got = [os.path.join(work, f"got{i}.npy") for i in range(2)]
+        subprocess.run([args.motec, "eval", typed_hlo, "--input", nibbles, "--input", z,
+                        "--output", want[0], "--output", want[1]], check=True, capture_output=True)
+        run = mote_run(typed, "--input", nibbles, "--input", z, "--output", got[0],
+                       "--output", got[1])
+        # inf * inf has a NaN part, whose sign bit the architecture picks.
+        check(run.returncode == 0 and all(
+            np.load(g).dtype == np.load(w).dtype and
+            np.array_equal(np.load(g), np.load(w), equal_nan=True) for g, w in zip(got, want)),
+            "s4 and c64 tensors read and written like motec eval", run.stderr)
+        np.save(nibbles, np.array([-8, 7, 8, 3, 0], np.int8))
+        run = mote_run(typed, "--input", nibbles, "--input", z)
+        check(run.returncode == 1 and "holds 8, outside [-8, 7]" in run.stderr,
+              "an s4 input out of range: exit 1", run.stderr)
 
         data = bytearray(open(package, "rb").read())
         data[len(data) // 2] ^= 0x55

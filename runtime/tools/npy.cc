@@ -17,10 +17,10 @@ struct DtypeName {
   uint32_t type;
 };
 // The dtypes mote-run reads; bf16 has none of its own (it travels as f4).
-constexpr DtypeName kDtypes[] = {{"b1", MOTE_PRED}, {"i1", MOTE_S8},  {"u1", MOTE_U8},
-                                 {"i2", MOTE_S16},  {"u2", MOTE_U16}, {"i4", MOTE_S32},
-                                 {"u4", MOTE_U32},  {"i8", MOTE_S64}, {"u8", MOTE_U64},
-                                 {"f2", MOTE_F16},  {"f4", MOTE_F32}, {"f8", MOTE_F64}};
+constexpr DtypeName kDtypes[] = {
+    {"b1", MOTE_PRED}, {"i1", MOTE_S8},  {"u1", MOTE_U8},  {"i2", MOTE_S16},  {"u2", MOTE_U16},
+    {"i4", MOTE_S32},  {"u4", MOTE_U32}, {"i8", MOTE_S64}, {"u8", MOTE_U64},  {"f2", MOTE_F16},
+    {"f4", MOTE_F32},  {"f8", MOTE_F64}, {"c8", MOTE_C64}, {"c16", MOTE_C128}};
 
 constexpr char kMagic[] = "\x93NUMPY";
 constexpr size_t kMagicSize = 6;
@@ -102,6 +102,11 @@ float floatFromBits(uint32_t bits) {
 const char *npyTypeName(uint32_t element_type) {
   if (element_type == MOTE_BF16)
     return "f4";
+  // Sub-byte integers travel one a byte, as motec eval writes them.
+  if (element_type == MOTE_S4 || element_type == MOTE_S2)
+    return "i1";
+  if (element_type == MOTE_U4 || element_type == MOTE_U2)
+    return "u1";
   for (const DtypeName &d : kDtypes)
     if (d.type == element_type)
       return d.name;
@@ -192,8 +197,10 @@ bool decodeNpy(const std::vector<uint8_t> &bytes, NpyArray *out, std::string *er
   out->data.assign(bytes.begin() + data_offset, bytes.end());
   if (strncmp(fortran, "True", 4) == 0)
     out->data = fortranToRowMajor(out->data, out->dims, element);
-  if (big_endian && element > 1)
-    swapEach(out->data.data(), out->data.size(), element);
+  if (big_endian && element > 1) // complex numbers swap each part
+    swapEach(out->data.data(), out->data.size(),
+             out->element_type == MOTE_C64 || out->element_type == MOTE_C128 ? element / 2
+                                                                             : element);
   if (out->element_type == MOTE_PRED) // a bool must hold exactly 0 or 1
     for (uint8_t &byte : out->data)
       byte = byte != 0;

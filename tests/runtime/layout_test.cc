@@ -76,8 +76,14 @@ TEST_CASE("element sizes") {
   CHECK(mote_element_size(MOTE_F32) == 4);
   CHECK(mote_element_size(MOTE_S64) == 8);
   CHECK(mote_element_size(MOTE_F64) == 8);
+  CHECK(mote_element_size(MOTE_C64) == 8);
+  CHECK(mote_element_size(MOTE_C128) == 16);
+  CHECK(mote_element_size(MOTE_S4) == 1); // sub-byte types take a byte each
+  CHECK(mote_element_size(MOTE_U4) == 1);
+  CHECK(mote_element_size(MOTE_S2) == 1);
+  CHECK(mote_element_size(MOTE_U2) == 1);
   CHECK(mote_element_size(0) == 0);
-  CHECK(mote_element_size(14) == 0);
+  CHECK(mote_element_size(MOTE_U2 + 1) == 0);
 }
 
 TEST_CASE("row-major and permutation checks") {

@@ -1,6 +1,7 @@
 //===- ModelDescriptorTest.cpp - The model descriptor and signature -------===//
 
 #include "codegen/ModelDescriptor.h"
+#include "codegen/ModelSignature.h"
 #include "codegen/SignatureBuilder.h"
 
 #include "hlo/Loader.h"
@@ -137,13 +138,35 @@ TEST_CASE("the descriptor encodes the signature so C code reads it through abi.h
 
 TEST_CASE("element types without an ABI code are rejected at the interface") {
   auto module = load(R"(
+HloModule f8
+ENTRY main {
+  x = f8e5m2[2] parameter(0)
+  ROOT y = f8e5m2[2] copy(x)
+})");
+  auto signature = codegen::buildSignature(*module, "f8");
+  REQUIRE(!signature);
+  std::string message = llvm::toString(signature.takeError());
+  CHECK(message.find("f8e5m2[2]") != std::string::npos);
+}
+
+TEST_CASE("complex and sub-byte tensors cross the interface with their own codes") {
+  auto module = load(R"(
 HloModule c
 ENTRY main {
   x = c64[2] parameter(0)
-  ROOT y = c64[2] negate(x)
+  n = s4[3] parameter(1)
+  ROOT t = (c128[2], u4[3], s2[1], u2[1]) tuple(c128[2] convert(x), u4[3] convert(n), s2[1] constant({-2}), u2[1] constant({3}))
 })");
   auto signature = codegen::buildSignature(*module, "c");
-  REQUIRE(!signature);
-  std::string message = llvm::toString(signature.takeError());
-  CHECK(message.find("c64[2]") != std::string::npos);
+  REQUIRE(static_cast<bool>(signature));
+  REQUIRE(signature->args.size() == 2);
+  CHECK(signature->args[0].byteSize == 16); // two (re, im) pairs of f32
+  CHECK(signature->args[1].byteSize == 3);  // one byte an element
+  REQUIRE(signature->results.size() == 4);
+  CHECK(signature->results[0].byteSize == 32);
+  const uint8_t codes[] = {MOTE_C128, MOTE_U4, MOTE_S2, MOTE_U2};
+  for (size_t i = 0; i < 4; ++i)
+    CHECK(codegen::abiElementType(signature->results[i].elementType) == codes[i]);
+  CHECK(codegen::abiElementType(signature->args[0].elementType) == MOTE_C64);
+  CHECK(codegen::abiElementType(signature->args[1].elementType) == MOTE_S4);
 }

@@ -75,6 +75,39 @@ ENTRY %main (a: f32[4], b: f32[1000]) -> f32[4] {
   CHECK(schedule.order(module->findComputation("sum")).empty());
 }
 
+TEST_CASE("schedule: random draws keep their definition order, dead ones stay out") {
+  // By weight alone %late (under the heavy subtree) would draw before
+  // %early; the evaluator draws in definition order, so the schedule must.
+  auto module = load(R"(
+HloModule m
+ENTRY %main (a: f32[1000]) -> f32[4] {
+  %a = f32[1000] parameter(0)
+  %lo = f32[] constant(0)
+  %hi = f32[] constant(1)
+  %early = f32[4] rng(%lo, %hi), distribution=rng_uniform
+  %dead = f32[4] rng(%lo, %hi), distribution=rng_uniform
+  %late = f32[1000] rng(%lo, %hi), distribution=rng_uniform
+  %big = f32[1000] exponential(%late)
+  %zero = f32[] constant(0)
+  %red = f32[] reduce(%big, %zero), dimensions={0}, to_apply=%sum
+  %bred = f32[4] broadcast(%red), dimensions={}
+  ROOT %r = f32[4] add(%early, %bred)
+}
+%sum (x: f32[], y: f32[]) -> f32[] {
+  %x = f32[] parameter(0)
+  %y = f32[] parameter(1)
+  ROOT %s = f32[] add(%x, %y)
+}
+)");
+  REQUIRE(module);
+  Schedule schedule = scheduleModule(*module);
+  std::vector<std::string> draws;
+  for (const hlo::Instruction *instruction : schedule.order(module->entry()))
+    if (instruction->opcode() == hlo::Opcode::Rng)
+      draws.push_back(instruction->name().str());
+  CHECK(draws == std::vector<std::string>{"early", "late"});
+}
+
 TEST_CASE("buffer-assignment: a chain of equal transposes needs two buffers") {
   Planned p = plan(R"(
 HloModule m

@@ -185,6 +185,41 @@ ENTRY %main (a: f32[4], b: f32[4]) -> (f32[4], f32[4], f32[4], f32[4], f32[4]) {
     CHECK(after.element(i).bitwiseEqual(before.element(i)));
 }
 
+TEST_CASE("cse: instructions that call computations drawing random numbers stay apart") {
+  auto module = load(R"(
+HloModule m
+%cond (s: (s32[], f32[2])) -> pred[] {
+  %s = (s32[], f32[2]) parameter(0)
+  %i = s32[] get-tuple-element(%s), index=0
+  %n = s32[] constant(2)
+  ROOT %lt = pred[] compare(%i, %n), direction=LT
+}
+%body (s: (s32[], f32[2])) -> (s32[], f32[2]) {
+  %s = (s32[], f32[2]) parameter(0)
+  %i = s32[] get-tuple-element(%s), index=0
+  %one = s32[] constant(1)
+  %next = s32[] add(%i, %one)
+  %lo = f32[] constant(0)
+  %hi = f32[] constant(1)
+  %r = f32[2] rng(%lo, %hi), distribution=rng_uniform
+  ROOT %t = (s32[], f32[2]) tuple(%next, %r)
+}
+ENTRY %main (x: f32[2]) -> ((s32[], f32[2]), (s32[], f32[2])) {
+  %x = f32[2] parameter(0)
+  %zero = s32[] constant(0)
+  %init = (s32[], f32[2]) tuple(%zero, %x)
+  %w1 = (s32[], f32[2]) while(%init), condition=%cond, body=%body
+  %w2 = (s32[], f32[2]) while(%init), condition=%cond, body=%body
+  ROOT %t = ((s32[], f32[2]), (s32[], f32[2])) tuple(%w1, %w2)
+}
+)");
+  REQUIRE(module);
+  CommonSubexpressionElimination pass;
+  runPass(pass, *module);
+  // Two loops draw twice as many numbers as one: both stay.
+  CHECK(countOpcode(*module->entry(), Opcode::While) == 2);
+}
+
 TEST_CASE("cse: different layouts are different values") {
   auto module = load(R"(
 HloModule m
