@@ -5,9 +5,15 @@
 // (the reference evaluator's BatchNorm.cpp states them), so code generation
 // needs no special case and later passes see ordinary arithmetic.
 //
-// f16 and bf16 operands are computed in f32 and rounded once at the end, as
-// XLA's CPU backend does; f32 and f64 are computed in their own type (the
-// evaluator uses double, so f32 results differ by rounding only).
+// Training and gradients compute in f64 and round once, exactly as the
+// reference evaluator does: a float sum over a whole batch of images (a
+// million elements per feature) would lose digits, E[x^2] - E[x]^2 cancels,
+// and the errors of a training step compound layer after layer. The f64
+// values read their inputs through converts that fuse into the loops, so
+// nothing full-size is stored in f64. Inference, which deployed models run
+// on FPUs without f64, computes element-wise in the operand's type (f32 for
+// f16 and bf16, rounded once at the end, as XLA's CPU backend does), with
+// the per-feature factor from f64.
 //
 //===----------------------------------------------------------------------===//
 
@@ -61,19 +67,25 @@ public:
     return add(Opcode::Convert, shape, {value});
   }
 
-  Instruction *scalar(double value) {
-    auto constant = makeInstruction(Opcode::Constant, names_.unique("bn.constant"),
-                                    Shape::scalar(compute_), {});
-    if (compute_ == PrimitiveType::F64)
-      constant->mutableAttributes().literal = hlo::Literal::scalar<double>(compute_, value);
+  Instruction *scalar(double value, PrimitiveType type) {
+    auto constant =
+        makeInstruction(Opcode::Constant, names_.unique("bn.constant"), Shape::scalar(type), {});
+    if (type == PrimitiveType::F64)
+      constant->mutableAttributes().literal = hlo::Literal::scalar<double>(type, value);
     else
       constant->mutableAttributes().literal =
-          hlo::Literal::scalar<float>(compute_, static_cast<float>(value));
+          hlo::Literal::scalar<float>(type, static_cast<float>(value));
     return computation_.addInstruction(std::move(constant));
   }
+  Instruction *scalar(double value) { return scalar(value, compute_); }
 
-  /// A per-feature value (or scalar) spread over the operand's shape.
+  /// `value` in f64, for sums and per-feature arithmetic.
+  Instruction *wide(Instruction *value) { return convert(value, PrimitiveType::F64); }
+
+  /// A per-feature value (or scalar) spread over the operand's shape, in
+  /// the element-wise compute type.
   Instruction *spread(Instruction *value) {
+    value = convert(value, compute_);
     auto instruction =
         makeInstruction(Opcode::Broadcast, names_.unique("bn.broadcast"), full_, {value});
     if (value->shape().rank() == 1)
@@ -81,21 +93,34 @@ public:
     return computation_.addInstruction(std::move(instruction));
   }
 
-  /// A scalar constant spread over the per-feature shape.
-  Instruction *perFeature(double value) {
-    auto instruction = makeInstruction(Opcode::Broadcast, names_.unique("bn.broadcast"),
-                                       perFeature_, {scalar(value)});
+  /// A per-feature value spread over the operand's shape in f64.
+  Instruction *wideSpread(Instruction *value) {
+    Shape shape = full_;
+    shape.setElementType(PrimitiveType::F64);
+    auto instruction =
+        makeInstruction(Opcode::Broadcast, names_.unique("bn.broadcast"), shape, {wide(value)});
+    instruction->mutableAttributes().dimensions = {feature_};
     return computation_.addInstruction(std::move(instruction));
   }
 
-  /// Sums a full-size value over every dimension but the feature's.
+  /// A scalar constant spread over the per-feature shape, in f64.
+  Instruction *perFeature(double value) {
+    Shape shape = Shape::array(PrimitiveType::F64, perFeature_.dims());
+    auto instruction = makeInstruction(Opcode::Broadcast, names_.unique("bn.broadcast"), shape,
+                                       {scalar(value, PrimitiveType::F64)});
+    return computation_.addInstruction(std::move(instruction));
+  }
+
+  /// Sums a full-size value over every dimension but the feature's, in f64.
   Instruction *sumPerFeature(Instruction *value) {
-    auto instruction =
-        makeInstruction(Opcode::Reduce, names_.unique("bn.sum"), perFeature_, {value, scalar(0.0)});
+    value = wide(value);
+    Shape shape = Shape::array(PrimitiveType::F64, perFeature_.dims());
+    auto instruction = makeInstruction(Opcode::Reduce, names_.unique("bn.sum"), shape,
+                                       {value, scalar(0.0, PrimitiveType::F64)});
     for (int64_t d = 0; d < full_.rank(); ++d)
       if (d != feature_)
         instruction->mutableAttributes().dimensions.push_back(d);
-    instruction->addCalledComputation(adder());
+    instruction->addCalledComputation(adder(PrimitiveType::F64));
     return computation_.addInstruction(std::move(instruction));
   }
 
@@ -115,7 +140,13 @@ public:
   }
 
   double count() const { return count_; }
-  double epsilon() const { return batchNorm_.attributes().epsilon; }
+  /// Epsilon rounded to the element type first, as XLA's expander makes it
+  /// a constant of that type.
+  double epsilon() const {
+    hlo::Literal rounded(Shape::scalar(type_));
+    rounded.setFromDouble(0, batchNorm_.attributes().epsilon);
+    return rounded.getAsDouble(0);
+  }
 
 private:
   Instruction *add(Opcode opcode, Shape shape, llvm::ArrayRef<Instruction *> operands) {
@@ -128,12 +159,12 @@ private:
   }
 
   /// The scalar addition every sum uses, one per element type and module.
-  Computation *adder() {
-    std::string name = "bn.add." + std::string(hlo::primitiveTypeName(compute_));
+  Computation *adder(PrimitiveType type) {
+    std::string name = "bn.add." + std::string(hlo::primitiveTypeName(type));
     if (Computation *existing = module_.findComputation(name))
       return existing;
     auto computation = std::make_unique<Computation>(name);
-    Shape scalarShape = Shape::scalar(compute_);
+    Shape scalarShape = Shape::scalar(type);
     Instruction *lhs =
         computation->addInstruction(makeInstruction(Opcode::Parameter, "lhs", scalarShape, {}));
     auto rhsOwned = makeInstruction(Opcode::Parameter, "rhs", scalarShape, {});
@@ -154,31 +185,46 @@ private:
   double count_ = 0;
 };
 
-/// y = (x - mean) * scale * rsqrt(variance + epsilon) + offset.
-Instruction *normalize(Expansion &e, Instruction *x, Instruction *scale, Instruction *offset,
-                       Instruction *mean, Instruction *variance) {
-  Instruction *shifted = e.binary(Opcode::Add, variance, e.perFeature(e.epsilon()));
-  Instruction *factor = e.binary(Opcode::Multiply, scale, e.unary(Opcode::Rsqrt, shifted));
-  Instruction *centered = e.binary(Opcode::Subtract, x, e.spread(mean));
-  Instruction *scaled = e.binary(Opcode::Multiply, centered, e.spread(factor));
-  return e.binary(Opcode::Add, scaled, e.spread(offset));
+/// scale / sqrt(variance + epsilon) per feature, in f64.
+Instruction *normalizingFactor(Expansion &e, Instruction *scale, Instruction *varianceEpsilon) {
+  return e.binary(Opcode::Divide, e.wide(scale), e.unary(Opcode::Sqrt, varianceEpsilon));
+}
+
+/// y = (x - mean) * factor + offset. Inference computes it in the
+/// element-wise type (deployed models run it, on FPUs without f64);
+/// training in f64, rounded once, exactly as the evaluator does.
+Instruction *normalize(Expansion &e, Instruction *x, Instruction *offset, Instruction *mean,
+                       Instruction *factor, bool wide) {
+  if (!wide) {
+    Instruction *centered = e.binary(Opcode::Subtract, x, e.spread(mean));
+    Instruction *scaled = e.binary(Opcode::Multiply, centered, e.spread(factor));
+    return e.binary(Opcode::Add, scaled, e.spread(offset));
+  }
+  Instruction *centered = e.binary(Opcode::Subtract, e.wide(x), e.wideSpread(mean));
+  Instruction *scaled = e.binary(Opcode::Multiply, centered, e.wideSpread(factor));
+  return e.binary(Opcode::Add, scaled, e.wideSpread(offset));
 }
 
 Instruction *expandInference(Expansion &e) {
-  return e.result(
-      normalize(e, e.operand(0), e.operand(1), e.operand(2), e.operand(3), e.operand(4)));
+  Instruction *varianceEpsilon =
+      e.binary(Opcode::Add, e.wide(e.operand(4)), e.perFeature(e.epsilon()));
+  Instruction *factor = normalizingFactor(e, e.operand(1), varianceEpsilon);
+  return e.result(normalize(e, e.operand(0), e.operand(2), e.operand(3), factor, false));
 }
 
 Instruction *expandTraining(Expansion &e) {
   Instruction *x = e.operand(0);
-  Instruction *inverseCount = e.perFeature(e.count() ? 1.0 / e.count() : 0.0);
-  Instruction *mean = e.binary(Opcode::Multiply, e.sumPerFeature(x), inverseCount);
+  Instruction *count = e.perFeature(e.count());
+  Instruction *mean = e.binary(Opcode::Divide, e.sumPerFeature(x), count);
+  Instruction *wideX = e.wide(x);
   Instruction *meanOfSquares =
-      e.binary(Opcode::Multiply, e.sumPerFeature(e.binary(Opcode::Multiply, x, x)), inverseCount);
+      e.binary(Opcode::Divide, e.sumPerFeature(e.binary(Opcode::Multiply, wideX, wideX)), count);
   // var = E[x^2] - E[x]^2, as XLA computes it.
   Instruction *variance =
       e.binary(Opcode::Subtract, meanOfSquares, e.binary(Opcode::Multiply, mean, mean));
-  Instruction *y = normalize(e, x, e.operand(1), e.operand(2), mean, variance);
+  Instruction *factor = normalizingFactor(
+      e, e.operand(1), e.binary(Opcode::Add, variance, e.perFeature(e.epsilon())));
+  Instruction *y = normalize(e, x, e.operand(2), mean, factor, true);
   return e.tuple({e.result(y), e.result(mean), e.result(variance)});
 }
 
@@ -186,22 +232,24 @@ Instruction *expandGrad(Expansion &e) {
   Instruction *x = e.operand(0), *scale = e.operand(1), *mean = e.operand(2);
   Instruction *variance = e.operand(3), *dy = e.operand(4);
   Instruction *sumDy = e.sumPerFeature(dy);
-  Instruction *centered = e.binary(Opcode::Subtract, x, e.spread(mean));
-  Instruction *sumDyCentered = e.sumPerFeature(e.binary(Opcode::Multiply, dy, centered));
-  Instruction *varianceEpsilon = e.binary(Opcode::Add, variance, e.perFeature(e.epsilon()));
-  Instruction *inverseDeviation = e.unary(Opcode::Rsqrt, varianceEpsilon);
-  Instruction *gradScale = e.binary(Opcode::Multiply, sumDyCentered, inverseDeviation);
-  // dx = scale * rsqrt(var + eps) / N * (N dy - sum(dy) - (x - mean) *
-  //      sum(dy (x - mean)) / (var + eps)).
-  Instruction *factor =
-      e.binary(Opcode::Multiply, e.binary(Opcode::Multiply, scale, inverseDeviation),
-               e.perFeature(e.count() ? 1.0 / e.count() : 0.0));
+  // x - mean and every product in f64.
+  Instruction *centered = e.binary(Opcode::Subtract, e.wide(x), e.wideSpread(mean));
+  Instruction *wideDy = e.wide(dy);
+  Instruction *sumDyCentered = e.sumPerFeature(e.binary(Opcode::Multiply, wideDy, centered));
+  Instruction *varianceEpsilon =
+      e.binary(Opcode::Add, e.wide(variance), e.perFeature(e.epsilon()));
+  Instruction *deviation = e.unary(Opcode::Sqrt, varianceEpsilon);
+  Instruction *gradScale = e.binary(Opcode::Divide, sumDyCentered, deviation);
+  // dx = scale / sqrt(var + eps) / N * (N dy - sum(dy) - (x - mean) *
+  //      sum(dy (x - mean)) / (var + eps)), in f64 and rounded once.
+  Instruction *factor = e.binary(Opcode::Divide, e.binary(Opcode::Divide, e.wide(scale), deviation),
+                                 e.perFeature(e.count()));
   Instruction *centeredFactor = e.binary(Opcode::Divide, sumDyCentered, varianceEpsilon);
-  Instruction *scaledDy = e.binary(Opcode::Multiply, dy, e.spread(e.scalar(e.count())));
-  Instruction *inner = e.binary(Opcode::Subtract, scaledDy, e.spread(sumDy));
+  Instruction *inner = e.binary(Opcode::Multiply, e.wideSpread(e.perFeature(e.count())), wideDy);
+  inner = e.binary(Opcode::Subtract, inner, e.wideSpread(sumDy));
   inner = e.binary(Opcode::Subtract, inner,
-                   e.binary(Opcode::Multiply, centered, e.spread(centeredFactor)));
-  Instruction *dx = e.binary(Opcode::Multiply, e.spread(factor), inner);
+                   e.binary(Opcode::Multiply, centered, e.wideSpread(centeredFactor)));
+  Instruction *dx = e.binary(Opcode::Multiply, e.wideSpread(factor), inner);
   return e.tuple({e.result(dx), e.result(gradScale), e.result(sumDy)});
 }
 
