@@ -52,8 +52,8 @@ VectorRegisters vectorRegisters(const llvm::Triple &triple, const target::Target
 /// Tiles sized to the registers: the MR x NR/lanes accumulators plus a
 /// vector of each operand and a product fit without spilling (no fused
 /// multiply-add, so each product needs a register of its own).
-DotTiling chooseTiling(const llvm::Triple &triple, const target::TargetSpec *spec,
-                       PrimitiveType type) {
+DotTiling registerTiling(const llvm::Triple &triple, const target::TargetSpec *spec,
+                         PrimitiveType type) {
   const unsigned bytes = hlo::bitWidth(type) / 8;
   VectorRegisters registers = vectorRegisters(triple, spec);
   // MVE has no f64 lanes; Cortex-M FPUs have no f64 registers either.
@@ -68,6 +68,30 @@ DotTiling chooseTiling(const llvm::Triple &triple, const target::TargetSpec *spe
   if (registers.count >= 16)
     return {lanes, 4, 2};
   return {lanes, 2, 2};
+}
+
+/// The register tiling, fitted to `columns`: columns beyond the last whole
+/// vector run as scalars, so narrower vectors that divide the columns win
+/// (24 output channels are three 8-lane vectors, not a 16-lane vector and 8
+/// scalars), and a tile is no wider than the columns, its rows taking the
+/// accumulators a narrower tile frees.
+DotTiling chooseTiling(const llvm::Triple &triple, const target::TargetSpec *spec,
+                       PrimitiveType type, int64_t columns) {
+  DotTiling tiling = registerTiling(triple, spec, type);
+  if (tiling.lanes < 2 || columns < 1)
+    return tiling;
+  unsigned best = tiling.lanes;
+  for (unsigned lanes = tiling.lanes / 2; lanes >= 4 && lanes * 4 >= tiling.lanes; lanes /= 2)
+    if (columns % lanes < columns % best)
+      best = lanes;
+  const unsigned accumulators = tiling.rows * tiling.vectors;
+  tiling.lanes = best;
+  const int64_t wholeVectors = columns / best;
+  if (wholeVectors >= 1 && wholeVectors < tiling.vectors) {
+    tiling.vectors = unsigned(wholeVectors);
+    tiling.rows = std::min(8u, accumulators / tiling.vectors);
+  }
+  return tiling;
 }
 
 /// Whether tasks share out the row tiles: there is no outer dimension of
@@ -378,7 +402,7 @@ llvm::SmallVector<int64_t, 4> rowMajorStrides(llvm::ArrayRef<int64_t> dims) {
 
 int64_t contractionSplitExtent(const ContractionPlan &plan, const llvm::Triple &triple,
                                const target::TargetSpec *spec) {
-  return splitExtentOf(plan, chooseTiling(triple, spec, plan.type));
+  return splitExtentOf(plan, chooseTiling(triple, spec, plan.type, plan.columns));
 }
 
 void emitContraction(llvm::IRBuilderBase &builder, llvm::Type *indexType,
@@ -386,7 +410,7 @@ void emitContraction(llvm::IRBuilderBase &builder, llvm::Type *indexType,
                      const target::TargetSpec *spec, llvm::Value *lhs, llvm::Value *rhs,
                      llvm::Value *out, llvm::function_ref<llvm::AllocaInst *(llvm::Type *)> local,
                      llvm::Value *splitBegin, llvm::Value *splitEnd) {
-  ContractionKernel kernel(builder, indexType, plan, chooseTiling(triple, spec, plan.type));
+  ContractionKernel kernel(builder, indexType, plan, chooseTiling(triple, spec, plan.type, plan.columns));
   kernel.emit(lhs, rhs, out, local, splitBegin, splitEnd);
 }
 
