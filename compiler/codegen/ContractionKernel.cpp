@@ -400,6 +400,27 @@ llvm::SmallVector<int64_t, 4> rowMajorStrides(llvm::ArrayRef<int64_t> dims) {
   return strides;
 }
 
+void coalesceRows(ContractionPlan &plan) {
+  auto drop = [&](size_t d) {
+    plan.outerDims.erase(plan.outerDims.begin() + d);
+    for (OperandStrides *strides : {&plan.operand[0], &plan.operand[1], &plan.result})
+      strides->outer.erase(strides->outer.begin() + d);
+  };
+  for (size_t d = plan.outerDims.size(); d-- > 0;)
+    if (plan.outerDims[d] == 1)
+      drop(d);
+  while (!plan.outerDims.empty()) {
+    const size_t d = plan.outerDims.size() - 1;
+    auto continues = [&](const OperandStrides &strides) {
+      return strides.outer[d] == plan.rows * strides.row;
+    };
+    if (!continues(plan.operand[0]) || !continues(plan.operand[1]) || !continues(plan.result))
+      return;
+    plan.rows *= plan.outerDims[d];
+    drop(d);
+  }
+}
+
 int64_t contractionSplitExtent(const ContractionPlan &plan, const llvm::Triple &triple,
                                const target::TargetSpec *spec) {
   return splitExtentOf(plan, chooseTiling(triple, spec, plan.type, plan.columns));

@@ -54,6 +54,13 @@ struct ContractionPlan {
   OperandStrides result;
 };
 
+/// Drops outer dimensions of size 1, and merges the innermost outer
+/// dimension into the rows while every array steps over it exactly as a
+/// further run of rows would (a 1x1 convolution's output rows, a dot's lhs
+/// free dimensions): longer rows fill more register tiles. The same
+/// elements are computed the same way.
+void coalesceRows(ContractionPlan &plan);
+
 /// Strides of a row-major array of `dims`.
 llvm::SmallVector<int64_t, 4> rowMajorStrides(llvm::ArrayRef<int64_t> dims);
 

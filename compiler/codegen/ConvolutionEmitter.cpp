@@ -145,6 +145,7 @@ bool planConvolution(const hlo::Instruction &instruction, ContractionPlan &plan,
     plan.operand[1].outer.push_back(direction.rhs);
     plan.result.outer.push_back(direction.result);
   }
+  coalesceRows(plan);
   return true;
 }
 

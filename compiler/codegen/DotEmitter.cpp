@@ -85,6 +85,7 @@ bool planDot(const hlo::Instruction &instruction, ContractionPlan &plan, std::st
   plan.operand[0].column = resultStrides[rank - 1].first;
   plan.operand[1].column = resultStrides[rank - 1].second;
   plan.result.column = 1;
+  coalesceRows(plan);
   for (size_t i = 0; i < numbers.lhsContractingDimensions.size(); ++i) {
     plan.contractingDims.push_back(lhs.dim(numbers.lhsContractingDimensions[i]));
     plan.operand[0].contracting.push_back(strides[0][numbers.lhsContractingDimensions[i]]);
