@@ -206,6 +206,10 @@ public:
   }
 
   llvm::Value *address(const BufferSlice &slice) {
+    // Inside an op's function, its buffers arrive as noalias arguments.
+    for (const auto &[known, argument] : sliceArguments_)
+      if (known == slice)
+        return argument;
     switch (slice.kind) {
     case BufferSlice::Kind::Arena:
       return builder_.CreateConstInBoundsGEP1_64(builder_.getInt8Ty(), scratch_, slice.offset);
@@ -262,31 +266,29 @@ public:
   /// Runs `body` inside a function of its own and calls it from here. One
   /// small function per op keeps LLVM's loop passes fast on big models (one
   /// huge function makes scalar evolution and LSR super-linear) and gives
-  /// each op's loops a clean slate.
-  template <typename Body> void emitOutlined(const hlo::Instruction &instruction, Body body) {
-    llvm::Type *ptr = builder_.getPtrTy();
-    llvm::FunctionType *type =
-        llvm::FunctionType::get(builder_.getVoidTy(), {ptr, ptr, ptr}, false);
-    llvm::Function *outlined =
-        llvm::Function::Create(type, llvm::GlobalValue::InternalLinkage,
-                               function_->getName() + "." + instruction.name(), module_);
-    outlined->addFnAttr(llvm::Attribute::NoInline);
-    outlined->addFnAttr(llvm::Attribute::NoUnwind);
-    outlined->addFnAttr(llvm::Attribute::NoFree);
-    outlined->addFnAttr(llvm::Attribute::NoSync);
-    for (unsigned i = 0; i < 3; ++i)
-      outlined->addParamAttr(i, llvm::Attribute::NoCapture);
+  /// each op's loops a clean slate (OpFunctions.cpp).
+  void emitOutlined(const hlo::Instruction &instruction, llvm::function_ref<void()> body);
 
-    {
-      FunctionSwitch inside(*this, outlined);
-      args_ = outlined->getArg(0);
-      results_ = outlined->getArg(1);
-      scratch_ = outlined->getArg(2);
-      body();
-      builder_.CreateRetVoid();
-    }
-    builder_.CreateCall(outlined, {args_, results_, scratch_});
-  }
+  /// The function an op's code goes in: (args, results, scratch, then one
+  /// noalias pointer per buffer the op reads or writes [, begin, end of a
+  /// range]). Distinct buffers of one op never overlap (buffer assignment
+  /// gives values live at the same time disjoint memory, and a value taking
+  /// over its operand's memory is the same buffer), so LLVM may vectorise
+  /// and reorder across them freely.
+  struct OpFunction {
+    llvm::Function *function = nullptr;
+    llvm::SmallVector<BufferSlice, 8> slices;
+    bool ranged = false;
+  };
+  OpFunction createOpFunction(const hlo::Instruction &instruction, const llvm::Twine &name,
+                              bool ranged);
+  /// The buffers `instruction` reads and writes (constants aside).
+  llvm::SmallVector<BufferSlice, 8> opSlices(const hlo::Instruction &instruction);
+  /// The pointer arguments calling `op` from the current function.
+  llvm::SmallVector<llvm::Value *, 12> opPointers(const OpFunction &op);
+  /// Emits `op`'s body; `body` gets the range arguments when ranged.
+  void emitOpBody(const OpFunction &op,
+                  llvm::function_ref<void(llvm::Value *begin, llvm::Value *end)> body);
 
   /// Emission into another function while it lives: the builder starts in
   /// a new entry block of `to`, and the caller's position and buffers come
@@ -295,7 +297,9 @@ public:
   public:
     FunctionSwitch(FunctionEmitter &emitter, llvm::Function *to)
         : emitter_(emitter), position_(emitter.builder_.saveIP()), function_(emitter.function_),
-          args_(emitter.args_), results_(emitter.results_), scratch_(emitter.scratch_) {
+          args_(emitter.args_), results_(emitter.results_), scratch_(emitter.scratch_),
+          sliceArguments_(std::move(emitter.sliceArguments_)) {
+      emitter.sliceArguments_.clear();
       emitter.function_ = to;
       emitter.builder_.SetInsertPoint(
           llvm::BasicBlock::Create(emitter.module_.getContext(), "entry", to));
@@ -305,6 +309,7 @@ public:
       emitter_.args_ = args_;
       emitter_.results_ = results_;
       emitter_.scratch_ = scratch_;
+      emitter_.sliceArguments_ = std::move(sliceArguments_);
       emitter_.builder_.restoreIP(position_);
     }
 
@@ -313,6 +318,7 @@ public:
     llvm::IRBuilderBase::InsertPoint position_;
     llvm::Function *function_;
     llvm::Value *args_, *results_, *scratch_;
+    llvm::SmallVector<std::pair<BufferSlice, llvm::Value *>, 8> sliceArguments_;
   };
 
   /// Like emitOutlined, for an op whose outermost loop has `extent`
@@ -562,6 +568,8 @@ private:
   llvm::Type *indexType_;
   llvm::Value *args_ = nullptr, *results_ = nullptr, *scratch_ = nullptr;
   llvm::Value *env_ = nullptr; ///< the call's mote_env (entry function only)
+  /// Inside an op function: its buffers and the arguments that hold them.
+  llvm::SmallVector<std::pair<BufferSlice, llvm::Value *>, 8> sliceArguments_;
   llvm::DenseMap<const hlo::Instruction *, llvm::GlobalVariable *> constants_;
   const target::TargetSpec *target_ = nullptr;
 };

@@ -1,12 +1,12 @@
 //===- ParallelLoops.cpp - Ops split into tasks through env->parallel_for -===//
 //
-// An op whose outermost loop has independent iterations becomes a task
-// function `void task(void *context, int64_t index)` (mote_task_fn in
-// mote/abi.h): task i of n computes iterations [i * extent / n,
-// (i + 1) * extent / n). The entry function hands the tasks to the port's
-// parallel_for when the call's env has one, and otherwise runs the single
-// task covering everything itself, so a port without threads (every
-// microcontroller) pays one indirect call. Each output element is computed
+// An op whose outermost loop has independent iterations is emitted as an op
+// function over a range of them (OpFunctions.cpp), and a task function
+// `void task(void *context, int64_t index)` (mote_task_fn in mote/abi.h)
+// that runs task i of n over [i * extent / n, (i + 1) * extent / n). The
+// entry function hands the tasks to the port's parallel_for when the call's
+// env has one, and otherwise calls the op function over the whole range, so
+// a port without threads pays nothing. Each output element is computed
 // by exactly the code that computes it sequentially: results do not depend
 // on the number of threads.
 //
@@ -35,50 +35,61 @@ bool FunctionEmitter::threadsAllowed() const {
 void FunctionEmitter::emitParallel(
     const hlo::Instruction &instruction, int64_t extent, double work,
     llvm::function_ref<void(llvm::Value *begin, llvm::Value *end)> body) {
+  OpFunction op = createOpFunction(instruction, function_->getName() + "." + instruction.name(),
+                                   /*ranged=*/true);
+  emitOpBody(op, body);
+  llvm::SmallVector<llvm::Value *, 12> pointers = opPointers(op);
+  auto callRange = [&](llvm::ArrayRef<llvm::Value *> arguments, llvm::Value *begin,
+                       llvm::Value *end) {
+    llvm::SmallVector<llvm::Value *, 14> all(arguments.begin(), arguments.end());
+    all.push_back(begin);
+    all.push_back(end);
+    builder_.CreateCall(op.function, all);
+  };
   if (extent < 2 || work < kParallelWork || !threadsAllowed() || !env_)
-    return emitOutlined(instruction,
-                        [&] { body(builder_.getIntN(indexBits(), 0),
-                                   builder_.getIntN(indexBits(), extent)); });
+    return callRange(pointers, llvm::ConstantInt::get(indexType_, 0),
+                     llvm::ConstantInt::get(indexType_, extent));
 
   llvm::LLVMContext &context = module_.getContext();
   llvm::Type *ptr = builder_.getPtrTy();
   llvm::Type *i64 = builder_.getInt64Ty();
-  llvm::StructType *contextType = llvm::StructType::get(context, {ptr, ptr, ptr, i64});
+  // The tasks' shared context: the op's pointers, then the task count.
+  llvm::SmallVector<llvm::Type *, 14> fields(pointers.size(), ptr);
+  fields.push_back(i64);
+  llvm::StructType *contextType = llvm::StructType::get(context, fields);
+  const unsigned countField = static_cast<unsigned>(pointers.size());
   llvm::FunctionType *taskType = llvm::FunctionType::get(builder_.getVoidTy(), {ptr, i64}, false);
   llvm::Function *task =
       llvm::Function::Create(taskType, llvm::GlobalValue::InternalLinkage,
-                             function_->getName() + "." + instruction.name() + ".task", module_);
+                             op.function->getName() + ".task", module_);
   task->addFnAttr(llvm::Attribute::NoUnwind);
-  task->addFnAttr(llvm::Attribute::NoInline);
   task->addParamAttr(0, llvm::Attribute::NoCapture);
-
   {
-    // The task's body: its share of [0, extent).
+    // Task i of n runs [i * extent / n, (i + 1) * extent / n).
     FunctionSwitch inside(*this, task);
     llvm::Value *shared = task->getArg(0);
-    auto field = [&](unsigned i, llvm::Type *type) {
-      return builder_.CreateLoad(type, builder_.CreateStructGEP(contextType, shared, i));
-    };
-    args_ = field(0, ptr);
-    results_ = field(1, ptr);
-    scratch_ = field(2, ptr);
-    llvm::Value *count = field(3, i64);
+    llvm::SmallVector<llvm::Value *, 12> arguments;
+    for (unsigned i = 0; i < countField; ++i)
+      arguments.push_back(
+          builder_.CreateLoad(ptr, builder_.CreateStructGEP(contextType, shared, i)));
+    llvm::Value *count =
+        builder_.CreateLoad(i64, builder_.CreateStructGEP(contextType, shared, countField));
     llvm::Value *index = task->getArg(1);
     llvm::Value *total = builder_.getInt64(extent);
     auto share = [&](llvm::Value *i) {
       llvm::Value *bound = builder_.CreateUDiv(builder_.CreateNUWMul(i, total), count);
       return builder_.CreateZExtOrTrunc(bound, indexType_);
     };
-    body(share(index), share(builder_.CreateNUWAdd(index, builder_.getInt64(1))));
+    callRange(arguments, share(index),
+              share(builder_.CreateNUWAdd(index, builder_.getInt64(1))));
     builder_.CreateRetVoid();
   }
 
   // The call site: the shared context, then parallel_for or a direct call.
   llvm::AllocaInst *shares = createLocal(contextType, instruction.name() + ".tasks");
-  builder_.CreateStore(args_, builder_.CreateStructGEP(contextType, shares, 0));
-  builder_.CreateStore(results_, builder_.CreateStructGEP(contextType, shares, 1));
-  builder_.CreateStore(scratch_, builder_.CreateStructGEP(contextType, shares, 2));
-  llvm::Value *countSlot = builder_.CreateStructGEP(contextType, shares, 3);
+  for (unsigned i = 0; i < countField; ++i)
+    builder_.CreateStore(pointers[i], builder_.CreateStructGEP(contextType, shares, i));
+  llvm::Value *countSlot = builder_.CreateStructGEP(contextType, shares, countField);
   llvm::StructType *envType = llvm::StructType::get(context, {ptr, ptr});
   llvm::Value *hasEnv = builder_.CreateIsNotNull(env_);
   llvm::BasicBlock *check = llvm::BasicBlock::Create(context, "parallel.check", function_);
@@ -103,8 +114,8 @@ void FunctionEmitter::emitParallel(
   builder_.CreateBr(done);
 
   builder_.SetInsertPoint(inline_);
-  builder_.CreateStore(builder_.getInt64(1), countSlot);
-  builder_.CreateCall(task, {shares, builder_.getInt64(0)});
+  callRange(pointers, llvm::ConstantInt::get(indexType_, 0),
+            llvm::ConstantInt::get(indexType_, extent));
   builder_.CreateBr(done);
   builder_.SetInsertPoint(done);
 }

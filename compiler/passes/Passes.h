@@ -107,6 +107,15 @@ public:
   llvm::Expected<bool> run(hlo::Module &module) override;
 };
 
+/// Transposes the rhs of an f32/f64 dot whose free dimension is not its
+/// innermost into [batch, contracting, free] order, so the tiled kernel
+/// reads it as vectors instead of element by element.
+class DotOperandOrder : public Pass {
+public:
+  llvm::StringRef name() const override { return "dot-operand-order"; }
+  llvm::Expected<bool> run(hlo::Module &module) override;
+};
+
 /// Fuses producers into the consumers that read them (loop fusion of
 /// elementwise and data-movement chains, input fusion into reductions), so
 /// their values are computed where they are read and never stored: each

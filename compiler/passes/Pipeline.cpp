@@ -80,6 +80,8 @@ void buildCompilePipeline(Pipeline &pipeline, const PipelineOptions &options) {
   // On row-major convolutions; before folding, which then reverses constant
   // kernels at compile time.
   pipeline.add(std::make_unique<ConvolutionPadding>());
+  // Likewise before folding, which transposes constant weights once.
+  pipeline.add(std::make_unique<DotOperandOrder>());
   pipeline.add(std::make_unique<AlgebraicSimplifier>());
   pipeline.add(std::make_unique<ConstantFolding>(options.maxFoldedElements));
   // After folding, which makes equal constants out of equal subexpressions.
