@@ -88,8 +88,10 @@ public:
     value = convert(value, compute_);
     auto instruction =
         makeInstruction(Opcode::Broadcast, names_.unique("bn.broadcast"), full_, {value});
+    instruction->mutableAttributes().hasDimensions = true;
     if (value->shape().rank() == 1)
       instruction->mutableAttributes().dimensions = {feature_};
+    instruction->mutableAttributes().hasDimensions = true;
     return computation_.addInstruction(std::move(instruction));
   }
 
@@ -100,6 +102,7 @@ public:
     auto instruction =
         makeInstruction(Opcode::Broadcast, names_.unique("bn.broadcast"), shape, {wide(value)});
     instruction->mutableAttributes().dimensions = {feature_};
+    instruction->mutableAttributes().hasDimensions = true;
     return computation_.addInstruction(std::move(instruction));
   }
 
@@ -108,6 +111,7 @@ public:
     Shape shape = Shape::array(PrimitiveType::F64, perFeature_.dims());
     auto instruction = makeInstruction(Opcode::Broadcast, names_.unique("bn.broadcast"), shape,
                                        {scalar(value, PrimitiveType::F64)});
+    instruction->mutableAttributes().hasDimensions = true;
     return computation_.addInstruction(std::move(instruction));
   }
 
@@ -117,6 +121,7 @@ public:
     Shape shape = Shape::array(PrimitiveType::F64, perFeature_.dims());
     auto instruction = makeInstruction(Opcode::Reduce, names_.unique("bn.sum"), shape,
                                        {value, scalar(0.0, PrimitiveType::F64)});
+    instruction->mutableAttributes().hasDimensions = true;
     for (int64_t d = 0; d < full_.rank(); ++d)
       if (d != feature_)
         instruction->mutableAttributes().dimensions.push_back(d);

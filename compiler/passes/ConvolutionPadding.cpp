@@ -103,6 +103,7 @@ Instruction *reverseKernel(hlo::Computation &computation, Instruction &convoluti
                                  names.unique(convolution.name().str() + ".reversed_kernel"),
                                  kernel->shape(), {kernel});
   reverse->mutableAttributes().dimensions = std::move(reversed);
+  reverse->mutableAttributes().hasDimensions = true;
   reverse->setLocation(convolution.location());
   return computation.addInstruction(std::move(reverse));
 }

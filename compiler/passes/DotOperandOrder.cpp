@@ -72,6 +72,7 @@ llvm::Expected<bool> DotOperandOrder::run(hlo::Module &module) {
           makeInstruction(Opcode::Transpose, names.unique(rhs->name().str() + ".ordered"),
                           hlo::Shape::array(rhs->shape().elementType(), dims), {rhs});
       transpose->mutableAttributes().dimensions = order;
+      transpose->mutableAttributes().hasDimensions = true;
       transpose->setLocation(dot->location());
       dot->setOperand(1, computation->addInstruction(std::move(transpose)));
       // Dimension d of the old rhs is dimension position(d) of the new one.

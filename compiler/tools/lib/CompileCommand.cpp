@@ -7,6 +7,7 @@
 #include "Toolchain.h"
 
 #include "hlo/Printer.h"
+#include "passes/Passes.h"
 #include "output/HeaderWriter.h"
 #include "output/ObjectEmitter.h"
 #include "output/PackageWriter.h"
@@ -191,10 +192,19 @@ ExitCode runCompile(const CompileCommandOptions &options, llvm::raw_ostream &out
   auto &model = std::get<output::CompiledModel>(compiled);
 
   // The module as code generation saw it: after the pass pipeline, which
-  // compiling ran on it in place.
-  if (*emit == Emit::Hlo)
+  // compiling ran on it in place. Layout normalisation left the entry
+  // holding the caller's bytes in physical order; the printed layout says so,
+  // so the text reads back as the same module.
+  if (*emit == Emit::Hlo) {
+    if (std::optional<hlo::ProgramShape> layout = module->entryComputationLayout()) {
+      for (hlo::Shape &parameter : layout->parameters)
+        parameter = passes::physicalShape(parameter);
+      layout->result = passes::physicalShape(layout->result);
+      module->setEntryComputationLayout(std::move(layout));
+    }
     return writeOutput(outputPath, hlo::printModule(*module), out, errs) ? ExitOk
                                                                         : ExitInvalidInput;
+  }
   if (*emit == Emit::Header)
     return writeOutput(outputPath, output::writeHeader(model.signature), out, errs)
                ? ExitOk
