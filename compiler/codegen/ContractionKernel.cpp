@@ -140,7 +140,15 @@ public:
     // it (the best of the sizes tried for a 512^3 f32 GEMM on x86-64).
     const int64_t kBlock = plan_.type == PrimitiveType::F64 ? 64 : 128;
     const int64_t columnBlock = std::max<int64_t>(1, 512 / tileColumns) * tileColumns;
-    blockK_ = plan_.contractingDims.size() == 1 && plan_.contractingDims[0] > kBlock ? kBlock : 0;
+    // Blocking k costs a reload of the partial sums per block: only worth it
+    // when a whole strip of the rhs would not stay in that cache.
+    const int64_t elementBytes = hlo::bitWidth(plan_.type) / 8;
+    const int64_t stripBytes = plan_.contractingDims.size() == 1
+                                   ? plan_.contractingDims[0] *
+                                         std::min<int64_t>(plan_.columns, columnBlock) *
+                                         elementBytes
+                                   : 0;
+    blockK_ = stripBytes > kBlock * 512 * 4 && plan_.contractingDims[0] > kBlock ? kBlock : 0;
     if (plan_.rows == 0 || plan_.columns == 0)
       return;
 

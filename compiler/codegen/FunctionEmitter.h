@@ -62,6 +62,12 @@ bool isStatefulRngSupported(const hlo::Instruction &instruction, std::string *wh
 /// Whether FunctionEmitter::emitFft handles `instruction` (FftEmitter.cpp).
 bool isFftSupported(const hlo::Instruction &instruction, std::string *why);
 
+/// Whether `reduce` keeps its operand's innermost dimension, so
+/// FunctionEmitter::emitReduceRows computes it (ReduceRows.cpp), and the
+/// extent of the loop its tasks may split (1: none).
+bool reducesByRows(const hlo::Instruction &reduce);
+int64_t reduceRowsSplitExtent(const hlo::Instruction &reduce);
+
 /// Whether FunctionEmitter::emitDot tiles `instruction` (DotEmitter.cpp);
 /// other dots are elemental.
 bool isTiledDot(const hlo::Instruction &instruction, std::string *why);
@@ -335,25 +341,41 @@ public:
     const BufferSlice &out = assignment_.slice(&instruction);
     if (out.kind == BufferSlice::Kind::Empty)
       return;
-    const auto &dims = instruction.shape().dims();
-    emitParallel(instruction, outermostExtent(dims), elementalWork(instruction, 1),
-                 [&](llvm::Value *begin, llvm::Value *end) {
+    emitParallel(instruction, rootLoopExtent(instruction, instruction),
+                 elementalWork(instruction, 1), [&](llvm::Value *begin, llvm::Value *end) {
                    auto reader = [this](const hlo::Instruction &operand, IndexRef index) {
                      return readElement(operand, index);
                    };
                    ElementalEmitter elemental(builder_, indexType_, reader);
-                   llvm::Value *base = address(out);
-                   LoopRange range{begin, end};
-                   emitLoopNest(
-                       builder_, indexType_, dims,
-                       [&](IndexRef index) {
-                         storeElement(builder_, instruction.shape().elementType(),
-                                      elemental.emit(instruction, index),
-                                      elementAddress(instruction, base, index));
-                       },
-                       "d", &range);
+                   emitRootLoop(instruction, instruction, address(out), elemental, reader,
+                                {begin, end});
                  });
   }
+
+  /// The loop that stores `root`'s elements (the instruction itself, or a
+  /// fusion's root) into the buffer of `stored`, over `range` of its split
+  /// dimension: one element at a time, or a reduce row by row.
+  void emitRootLoop(const hlo::Instruction &root, const hlo::Instruction &stored,
+                    llvm::Value *base, ElementalEmitter &elemental,
+                    ElementalEmitter::OperandReader read, LoopRange range) {
+    if (reducesByRows(root))
+      return emitReduceRows(root, stored, base, elemental, read, range);
+    emitLoopNest(
+        builder_, indexType_, stored.shape().dims(),
+        [&](IndexRef index) {
+          storeElement(builder_, stored.shape().elementType(), elemental.emit(root, index),
+                       elementAddress(stored, base, index));
+        },
+        "d", &range);
+  }
+  /// The extent emitRootLoop's range runs over.
+  static int64_t rootLoopExtent(const hlo::Instruction &root, const hlo::Instruction &stored) {
+    return reducesByRows(root) ? reduceRowsSplitExtent(root)
+                               : outermostExtent(stored.shape().dims());
+  }
+  void emitReduceRows(const hlo::Instruction &reduce, const hlo::Instruction &stored,
+                      llvm::Value *base, ElementalEmitter &elemental,
+                      ElementalEmitter::OperandReader read, LoopRange range);
 
   /// Roughly how many operations a loop over `instruction`'s result costs
   /// when each element takes `perElement` of them and reductions read every

@@ -30,7 +30,8 @@ void run_backwards(void *user, mote_task_fn body, void *context, int64_t count) 
 struct Buffers {
   std::vector<float> x = std::vector<float>(96 * 128), w = std::vector<float>(128 * 80),
                      b = std::vector<float>(80), big = std::vector<float>(512 * 512);
-  std::vector<float> dense = std::vector<float>(96 * 80), tanh = std::vector<float>(512 * 512);
+  std::vector<float> dense = std::vector<float>(96 * 80), tanh = std::vector<float>(512 * 512),
+                     planes = std::vector<float>(8 * 512);
   std::vector<unsigned char> scratch = std::vector<unsigned char>(PARALLEL_DENSE_SCRATCH_BYTES + 64);
 
   Buffers() {
@@ -46,7 +47,7 @@ struct Buffers {
 
   int32_t run(const mote_env *env) {
     const void *args[] = {x.data(), w.data(), b.data(), big.data()};
-    void *results[] = {dense.data(), tanh.data()};
+    void *results[] = {dense.data(), tanh.data(), planes.data()};
     void *aligned = scratch.data() + (64 - reinterpret_cast<uintptr_t>(scratch.data()) % 64) % 64;
     mote_call call = {args, results, aligned, env};
     return parallel_dense_entry(&call);
@@ -80,10 +81,19 @@ TEST_CASE("big loops go through parallel_for and give the same bytes however tas
   mote_env backwards = {&recorder, run_backwards};
   Buffers reversed;
   REQUIRE(reversed.run(&backwards) == 0);
-  CHECK(recorder.calls >= 2); // the dot and the tanh at least
+  CHECK(recorder.calls >= 3); // the dot, the tanh and the reduction at least
+  // The reduction: each plane column summed over its 64 rows in order.
+  for (int p = 0; p < 8; ++p)
+    for (int c = 0; c < 512; c += 37) {
+      float sum = 0.0f;
+      for (int r = 0; r < 64; ++r)
+        sum = sum + alone.big[(p * 64 + r) * 512 + c];
+      CHECK(alone.planes[p * 512 + c] == sum);
+    }
   CHECK(recorder.largest > 1);
   CHECK(same_bytes(reversed.dense, alone.dense));
   CHECK(same_bytes(reversed.tanh, alone.tanh));
+  CHECK(same_bytes(reversed.planes, alone.planes));
 
   mote_host_thread_pool pool;
   REQUIRE(mote_host_thread_pool_init(&pool, 3) == MOTE_OK);
@@ -94,6 +104,7 @@ TEST_CASE("big loops go through parallel_for and give the same bytes however tas
     REQUIRE(pooled.run(&threads) == 0);
     CHECK(same_bytes(pooled.dense, alone.dense));
     CHECK(same_bytes(pooled.tanh, alone.tanh));
+    CHECK(same_bytes(pooled.planes, alone.planes));
   }
   mote_host_thread_pool_deinit(&pool);
 
