@@ -252,6 +252,8 @@ void gatherPatches(const ConvolutionGeometry &g, const PhaseClass &phase, const 
       nextIndex(index, rowDims);
     }
   }
+  if (!patch)
+    return; // an empty window or no input features: the patch has no columns
   // offsets[d][k * outputs + j]: input offset of window choice k for output
   // choice j along dimension d, or -1 for padding.
   const Index inputStrides = rowMajorStrides(g.inputSpatial);

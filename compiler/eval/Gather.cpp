@@ -144,6 +144,8 @@ Result evaluateGather(const hlo::Instruction &instruction, Operands operands) {
       outputBase += batch[i] * outputStrides[batchOutputDims[i]];
     forEachWindowElement(windowSizes, operandBase, windowOperandStrides, outputBase,
                          windowOutputStrides, [&](int64_t source, int64_t target) {
+                           if (runLength == 0)
+                             return; // an empty slice: nothing to copy, maybe no memory
                            if (runOperandStride == 1 && runOutputStride == 1) {
                              std::memcpy(to + target * size, from + source * size,
                                          runLength * size);
