@@ -71,7 +71,11 @@ def prepare_mote(motec, model, features, work):
     engines.run([motec, "compile", model.hlo, "-o", model.package] + target)
     report = json.loads(engines.run([motec, "report", model.hlo, "--json"] + target))
     code = report["targets"][0]
+    # The same plan with every value stored: what fusion saves.
+    unfused = json.loads(engines.run([motec, "report", model.hlo, "--json", "--fusion=false"] +
+                                     target))
     model.sizes = {"arena": code["arena_bytes"], "arena_bound": report["arena_lower_bound"],
+                   "arena_unfused": unfused["targets"][0]["arena_bytes"],
                    "text": code["text"], "rodata": code["rodata"],
                    "package": os.path.getsize(model.package)}
 

@@ -4,7 +4,9 @@
 // problem; the order decides the quality. Big buffers first leaves small ones
 // to fill the gaps; long-lived ones first keeps the middle of the arena
 // free; big-and-long first combines the two; schedule order is first fit
-// over intervals. All are tried and the smallest arena kept.
+// over intervals; and placing buffers in schedule order at whichever end of
+// an arena the size of the lower bound is farther from what they overlap
+// suits chains of buffers. All are tried and the smallest arena kept.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,7 +15,9 @@
 #include <algorithm>
 #include <bit>
 #include <map>
+#include <cmath>
 #include <numeric>
+#include <optional>
 #include <random>
 
 namespace mote::passes {
@@ -48,6 +52,77 @@ Packing packInOrder(llvm::ArrayRef<PackingItem> items, llvm::ArrayRef<size_t> or
         break;
       if (end > offset)
         offset = alignUp(end, alignment);
+    }
+    packing.offsets[index] = offset;
+    packing.size = std::max(packing.size, offset + item.size);
+    placed.push_back(index);
+  }
+  return packing;
+}
+
+/// Places items in schedule order inside an arena of `limit` bytes, each at
+/// the lowest or the highest offset free of the items it overlaps,
+/// whichever lies farther from them: buffers that follow each other in a
+/// chain (a convolution's output, the padded copy the next one reads, its
+/// output...) then alternate between the two ends of the arena instead of
+/// piling up. Fails (nullopt) when an item fits nowhere below `limit`.
+std::optional<Packing> packBetweenEnds(llvm::ArrayRef<PackingItem> items,
+                                       llvm::ArrayRef<size_t> scheduleOrder,
+                                       uint32_t arenaAlignment, uint64_t limit) {
+  Packing packing;
+  packing.offsets.assign(items.size(), 0);
+  std::vector<size_t> placed;
+  std::vector<std::pair<uint64_t, uint64_t>> taken;
+  for (size_t index : scheduleOrder) {
+    const PackingItem &item = items[index];
+    const uint64_t alignment = itemAlignment(item.size, arenaAlignment);
+    if (item.size > limit)
+      return std::nullopt;
+    taken.clear();
+    for (size_t other : placed)
+      if (overlaps(item, items[other]))
+        taken.push_back({packing.offsets[other], packing.offsets[other] + items[other].size});
+    std::sort(taken.begin(), taken.end());
+    auto fitsAt = [&](uint64_t offset) {
+      if (offset + item.size > limit)
+        return false;
+      for (auto [begin, end] : taken)
+        if (begin < offset + item.size && offset < end)
+          return false;
+      return true;
+    };
+    // Candidates: the bottom, just above each taken range, and the top or
+    // just below each taken range (aligned down).
+    std::optional<uint64_t> lowest, highest;
+    auto consider = [&](uint64_t offset) {
+      if (!fitsAt(offset))
+        return;
+      if (!lowest || offset < *lowest)
+        lowest = offset;
+      if (!highest || offset > *highest)
+        highest = offset;
+    };
+    consider(0);
+    consider((limit - item.size) / alignment * alignment);
+    for (auto [begin, end] : taken) {
+      consider(alignUp(end, alignment));
+      if (begin >= item.size)
+        consider((begin - item.size) / alignment * alignment);
+    }
+    if (!lowest)
+      return std::nullopt;
+    uint64_t offset = *lowest;
+    if (!taken.empty() && *highest != *lowest) {
+      // Farther from the middle of what it must avoid.
+      double middle = 0;
+      for (auto [begin, end] : taken)
+        middle += (double(begin) + double(end)) / 2;
+      middle /= double(taken.size());
+      auto distance = [&](uint64_t at) {
+        return std::abs(double(at) + double(item.size) / 2 - middle);
+      };
+      if (distance(*highest) > distance(*lowest))
+        offset = *highest;
     }
     packing.offsets[index] = offset;
     packing.size = std::max(packing.size, offset + item.size);
@@ -92,11 +167,30 @@ Packing packBuffers(llvm::ArrayRef<PackingItem> items, uint32_t alignment) {
   // In schedule order, the classic first fit for intervals.
   tryOrder([&](size_t a, size_t b) { return items[a].start < items[b].start; });
 
+  // Between the two ends of an arena a little above the lower bound: the
+  // plan for chains of buffers.
+  const uint64_t bound = liveBytesLowerBound(items);
+  std::vector<size_t> bySchedule = bySize;
+  std::stable_sort(bySchedule.begin(), bySchedule.end(),
+                   [&](size_t a, size_t b) { return items[a].start < items[b].start; });
+  // The bound itself first, then room for alignment, then a little more.
+  const uint64_t limits[] = {bound, bound + align, uint64_t(double(bound) * 1.01) + align,
+                             uint64_t(double(bound) * 1.03) + align,
+                             uint64_t(double(bound) * 1.1) + align};
+  for (uint64_t limit : limits) {
+    if (best.size <= bound || limit >= best.size)
+      break;
+    if (std::optional<Packing> packing = packBetweenEnds(items, bySchedule, align, limit)) {
+      if (packing->size < best.size)
+        best = std::move(*packing);
+      break;
+    }
+  }
+
   // Sizes within a factor of two of each other in random orders (seeded, so
   // plans are reproducible): big-first puts all the big buffers at the
   // bottom, where alternating big and medium ones often packs tighter.
   // Stops early once a plan meets the lower bound; fewer tries on big graphs.
-  const uint64_t bound = liveBytesLowerBound(items);
   const int tries = items.size() <= 500 ? 32 : items.size() <= 2000 ? 8 : 0;
   std::mt19937_64 random(0x6d6f7465);
   std::uniform_real_distribution<double> jitter(1.0, 2.0);
