@@ -103,7 +103,31 @@ llvm::Value *ElementalEmitter::emitBitcastConvert(const hlo::Instruction &instru
                                                   IndexRef index) {
   PrimitiveType from = instruction.operand(0)->shape().elementType();
   PrimitiveType to = instruction.shape().elementType();
-  return fromBits(builder_, to, toBits(builder_, from, operandAt(instruction, 0, index)));
+  const int fromWidth = bitcastWidth(from), toWidth = bitcastWidth(to);
+  if (fromWidth == toWidth)
+    return fromBits(builder_, to, toBits(builder_, from, operandAt(instruction, 0, index)));
+  // Between widths the narrow side has an extra minor dimension holding the
+  // wide value's little-endian pieces: piece j is bits [j * n, (j + 1) * n).
+  if (fromWidth > toWidth) {
+    IndexRef wideIndex = index.drop_back();
+    llvm::Value *wide = toBits(builder_, from, operandAt(instruction, 0, wideIndex));
+    llvm::Value *shift = builder_.CreateMul(builder_.CreateZExtOrTrunc(index.back(), wide->getType()),
+                                            llvm::ConstantInt::get(wide->getType(), toWidth));
+    llvm::Value *piece = builder_.CreateTrunc(builder_.CreateLShr(wide, shift),
+                                              builder_.getIntNTy(toWidth));
+    return fromBits(builder_, to, piece);
+  }
+  llvm::Type *wideType = builder_.getIntNTy(toWidth);
+  llvm::Value *wide = llvm::ConstantInt::get(wideType, 0);
+  llvm::SmallVector<llvm::Value *, 6> pieceIndex(index.begin(), index.end());
+  pieceIndex.push_back(nullptr);
+  for (int piece = 0; piece < toWidth / fromWidth; ++piece) {
+    pieceIndex.back() = indexConstant(piece);
+    llvm::Value *bits = toBits(builder_, from, operandAt(instruction, 0, pieceIndex));
+    wide = builder_.CreateOr(
+        wide, builder_.CreateShl(builder_.CreateZExt(bits, wideType), uint64_t(piece) * fromWidth));
+  }
+  return fromBits(builder_, to, wide);
 }
 
 llvm::Value *ElementalEmitter::emitComplexParts(const hlo::Instruction &instruction,

@@ -223,10 +223,17 @@ bool isElemental(const hlo::Instruction &instruction, std::string *why) {
   case Opcode::Bitcast:
     return instruction.shape().elementType() == type ||
            fail("bitcast between element types is not supported");
-  case Opcode::BitcastConvert:
-    return bitcastWidth(type) == bitcastWidth(instruction.shape().elementType()) ||
-           fail("bitcast-convert between different widths is not supported by code "
-                "generation yet");
+  case Opcode::BitcastConvert: {
+    // Between widths the narrow side has one extra minor dimension of
+    // wide / narrow pieces (the verifier checked the shapes); pred has no
+    // bit layout to split.
+    const int fromWidth = bitcastWidth(type);
+    const int toWidth = bitcastWidth(instruction.shape().elementType());
+    if (fromWidth != toWidth && (type == PrimitiveType::Pred ||
+                                 instruction.shape().elementType() == PrimitiveType::Pred))
+      return fail("bitcast-convert of pred between widths is not supported");
+    return true;
+  }
   case Opcode::Reduce:
   case Opcode::ReduceWindow:
     if (instruction.shape().isTuple())
@@ -235,6 +242,14 @@ bool isElemental(const hlo::Instruction &instruction, std::string *why) {
     return isSimpleScalarComputation(*instruction.calledComputation(0), why);
   case Opcode::Map:
     return isSimpleScalarComputation(*instruction.calledComputation(0), why);
+  case Opcode::ReducePrecision: {
+    // Bit counts at or above the type's own leave that part as it is.
+    const auto &a = instruction.attributes();
+    if (!isFloat || hlo::isComplex(type) || hlo::isF8(type) || a.exponentBits < 1 ||
+        a.mantissaBits < 0)
+      return fail("reduce-precision needs an f16, bf16, f32 or f64 value and positive bit counts");
+    return true;
+  }
   default:
     return fail(std::string(hlo::opcodeName(opcode)) + " is not supported by code generation yet");
   }
@@ -257,6 +272,8 @@ llvm::Value *ElementalEmitter::emit(const hlo::Instruction &instruction, IndexRe
     return emitConvert(instruction, index);
   case Opcode::BitcastConvert:
     return emitBitcastConvert(instruction, index);
+  case Opcode::ReducePrecision:
+    return emitReducePrecision(instruction, index);
   case Opcode::Select:
   case Opcode::Clamp:
     return emitSelectOrClamp(instruction, index);

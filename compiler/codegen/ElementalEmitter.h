@@ -67,6 +67,7 @@ private:
   llvm::Value *emitComplexParts(const hlo::Instruction &instruction, IndexRef index);
   llvm::Value *emitConvert(const hlo::Instruction &instruction, IndexRef index);
   llvm::Value *emitBitcastConvert(const hlo::Instruction &instruction, IndexRef index);
+  llvm::Value *emitReducePrecision(const hlo::Instruction &instruction, IndexRef index);
   llvm::Value *emitSelectOrClamp(const hlo::Instruction &instruction, IndexRef index);
   llvm::Value *emitDataMovement(const hlo::Instruction &instruction, IndexRef index);
   llvm::Value *emitPad(const hlo::Instruction &instruction, IndexRef index);
