@@ -59,6 +59,10 @@ bool isFusionSupported(const hlo::Instruction &fusion, std::string *why,
 /// rng-get-and-update-state (RngEmitter.cpp).
 bool isStatefulRngSupported(const hlo::Instruction &instruction, std::string *why);
 
+/// Whether FunctionEmitter::emitCholesky or emitTriangularSolve handles
+/// `instruction` (LinearAlgebraEmitter.cpp).
+bool isLinearAlgebraSupported(const hlo::Instruction &instruction, std::string *why);
+
 /// Whether FunctionEmitter::emitFft handles `instruction` (FftEmitter.cpp).
 bool isFftSupported(const hlo::Instruction &instruction, std::string *why);
 
@@ -564,6 +568,8 @@ public:
   void emitPlannedContraction(const hlo::Instruction &instruction, const ContractionPlan &plan);
   void emitFusion(const hlo::Instruction &fusion);
   void emitFft(const hlo::Instruction &instruction);
+  void emitCholesky(const hlo::Instruction &instruction);
+  void emitTriangularSolve(const hlo::Instruction &instruction);
   void emitRng(const hlo::Instruction &instruction);
   /// The slot of the counter rng draws advance, in the entry function.
   llvm::Value *rngCounter();

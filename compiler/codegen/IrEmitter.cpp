@@ -72,6 +72,8 @@ llvm::Error checkInstruction(const hlo::Instruction &instruction) {
     case Opcode::TopK:
     case Opcode::CustomCall:
     case Opcode::Fft:
+    case Opcode::Cholesky:
+    case Opcode::TriangularSolve:
       return hlo::errorAt(instruction, nonElementalWhy);
     case Opcode::Reduce:
     case Opcode::ReduceWindow:

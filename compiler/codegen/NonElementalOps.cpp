@@ -132,6 +132,9 @@ bool isNonElementalSupported(const hlo::Instruction &instruction, std::string *w
     return isTiledConvolution(instruction, why);
   case Opcode::Fft:
     return hasCodegenTypes(instruction, why) && isFftSupported(instruction, why);
+  case Opcode::Cholesky:
+  case Opcode::TriangularSolve:
+    return hasCodegenTypes(instruction, why) && isLinearAlgebraSupported(instruction, why);
   default:
     return fail(why, "not a non-elemental op");
   }
@@ -171,6 +174,12 @@ bool FunctionEmitter::emitNonElemental(const hlo::Instruction &instruction) {
     return true;
   case Opcode::Fft:
     emitFft(instruction);
+    return true;
+  case Opcode::Cholesky:
+    emitCholesky(instruction);
+    return true;
+  case Opcode::TriangularSolve:
+    emitTriangularSolve(instruction);
     return true;
   default:
     return false;
