@@ -32,6 +32,23 @@ llvm::Value *emitSqrtOneMinusSquare(llvm::IRBuilderBase &b, llvm::Value *x) {
   return b.CreateUnaryIntrinsic(llvm::Intrinsic::sqrt, product);
 }
 
+
+/// sinh|x| or cosh|x| for a = |x|, given `small`, their value for a below
+/// the point where e^-a no longer counts (10 for f32, 22 for f64): from
+/// there on e^a / 2 (one rounding of exp), and where e^a itself overflows
+/// but the result does not, (w / 2) w with w = e^(a / 2).
+llvm::Value *emitHyperbolicLarge(llvm::IRBuilderBase &b, llvm::Value *a, llvm::Value *small) {
+  const bool isDouble = a->getType()->getScalarType()->isDoubleTy();
+  auto constant = [&](double value) { return llvm::ConstantFP::get(a->getType(), value); };
+  llvm::Value *half = constant(0.5);
+  llvm::Value *large = b.CreateFMul(math::emitExp(b, a), half);
+  llvm::Value *w = math::emitExp(b, b.CreateFMul(a, half));
+  llvm::Value *huge = b.CreateFMul(b.CreateFMul(w, half), w);
+  llvm::Value *value =
+      b.CreateSelect(b.CreateFCmpOGE(a, constant(isDouble ? 709.0 : 88.0)), huge, large);
+  return b.CreateSelect(b.CreateFCmpOGE(a, constant(isDouble ? 22.0 : 10.0)), value, small);
+}
+
 llvm::Value *emitFloatUnary(llvm::IRBuilderBase &b, Opcode opcode, llvm::Value *x) {
   llvm::Value *one = floatConstant(x, 1.0);
   llvm::Value *zero = floatConstant(x, 0.0);
@@ -87,14 +104,19 @@ llvm::Value *emitFloatUnary(llvm::IRBuilderBase &b, Opcode opcode, llvm::Value *
   case Opcode::Sinh: {
     // (e^x - e^-x) / 2 through expm1 keeps small |x| accurate:
     // sinh(x) = (u + u / (u + 1)) / 2 with u = expm1(|x|), sign restored.
-    llvm::Value *u = math::emitExpm1(b, emitFabs(b, x));
-    llvm::Value *value =
+    // Where e^-|x| no longer counts, e^|x| / 2 as (w / 2) w with
+    // w = e^(|x| / 2), which stays finite as long as the result does.
+    llvm::Value *a = emitFabs(b, x);
+    llvm::Value *u = math::emitExpm1(b, a);
+    llvm::Value *small =
         b.CreateFMul(b.CreateFAdd(u, b.CreateFDiv(u, b.CreateFAdd(u, one))), floatConstant(x, 0.5));
-    return emitCopysign(b, value, x);
+    return emitCopysign(b, emitHyperbolicLarge(b, a, small), x);
   }
   case Opcode::Cosh: {
-    llvm::Value *e = math::emitExp(b, emitFabs(b, x));
-    return b.CreateFMul(b.CreateFAdd(e, b.CreateFDiv(one, e)), floatConstant(x, 0.5));
+    llvm::Value *a = emitFabs(b, x);
+    llvm::Value *e = math::emitExp(b, a);
+    llvm::Value *small = b.CreateFMul(b.CreateFAdd(e, b.CreateFDiv(one, e)), floatConstant(x, 0.5));
+    return emitHyperbolicLarge(b, a, small);
   }
   case Opcode::Asinh: {
     // asinh|x| = log1p(|x| + x^2 / (1 + sqrt(1 + x^2))); large |x|: log(2|x|).
@@ -118,13 +140,18 @@ llvm::Value *emitFloatUnary(llvm::IRBuilderBase &b, Opcode opcode, llvm::Value *
     const bool isDouble = x->getType()->getScalarType()->isDoubleTy();
     llvm::Value *large =
         b.CreateFAdd(math::emitLog(b, x), floatConstant(x, 0.69314718055994530942));
-    return b.CreateSelect(b.CreateFCmpOGT(x, floatConstant(x, isDouble ? 1e150 : 1e18)), large,
-                          math::emitLog1p(b, b.CreateFAdd(t, root)));
+    llvm::Value *value =
+        b.CreateSelect(b.CreateFCmpOGT(x, floatConstant(x, isDouble ? 1e150 : 1e18)), large,
+                       math::emitLog1p(b, b.CreateFAdd(t, root)));
+    // Below 1 there is no acosh.
+    return b.CreateSelect(b.CreateFCmpOLT(x, one), llvm::ConstantFP::getNaN(x->getType()), value);
   }
   case Opcode::Atanh: {
-    // atanh(x) = log1p(2x / (1 - x)) / 2.
-    llvm::Value *ratio = b.CreateFDiv(b.CreateFAdd(x, x), b.CreateFSub(one, x));
-    return b.CreateFMul(math::emitLog1p(b, ratio), floatConstant(x, 0.5));
+    // atanh(x) = sign(x) log1p(2|x| / (1 - |x|)) / 2: on |x| the ratio is
+    // never below 0, where log1p would cancel near x = -1.
+    llvm::Value *a = emitFabs(b, x);
+    llvm::Value *ratio = b.CreateFDiv(b.CreateFAdd(a, a), b.CreateFSub(one, a));
+    return emitCopysign(b, b.CreateFMul(math::emitLog1p(b, ratio), floatConstant(x, 0.5)), x);
   }
   default:
     return nullptr;

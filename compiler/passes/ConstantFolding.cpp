@@ -12,6 +12,7 @@
 #include "eval/Evaluator.h"
 
 #include <algorithm>
+#include <optional>
 
 namespace mote::passes {
 
@@ -88,6 +89,21 @@ llvm::Expected<hlo::Literal> evaluateAlone(const Instruction &instruction) {
   return evaluator.run(arguments);
 }
 
+/// get-dimension-size of a static dimension: its size, whatever the
+/// operand's values (which need not be constant).
+std::optional<hlo::Literal> staticDimensionSize(const Instruction &instruction) {
+  if (instruction.opcode() != Opcode::GetDimensionSize || instruction.operandCount() != 1)
+    return std::nullopt;
+  const hlo::Shape &shape = instruction.operand(0)->shape();
+  const auto &dimensions = instruction.attributes().dimensions;
+  if (!shape.isArray() || dimensions.size() != 1 || dimensions[0] < 0 ||
+      dimensions[0] >= shape.rank() || shape.isDynamicDim(dimensions[0]) ||
+      instruction.shape().elementType() != hlo::PrimitiveType::S32)
+    return std::nullopt;
+  return hlo::Literal::scalar<int32_t>(hlo::PrimitiveType::S32,
+                                       static_cast<int32_t>(shape.dim(dimensions[0])));
+}
+
 } // namespace
 
 llvm::Expected<bool> ConstantFolding::run(hlo::Module &module) {
@@ -95,9 +111,11 @@ llvm::Expected<bool> ConstantFolding::run(hlo::Module &module) {
   for (const auto &computation : module.computations()) {
     for (const auto &owned : computation->instructions()) {
       Instruction &instruction = *owned;
-      if (!mayFold(instruction) || !smallEnough(instruction, maxElements_))
+      std::optional<hlo::Literal> size = staticDimensionSize(instruction);
+      if (!size && (!mayFold(instruction) || !smallEnough(instruction, maxElements_)))
         continue;
-      llvm::Expected<hlo::Literal> value = evaluateAlone(instruction);
+      llvm::Expected<hlo::Literal> value =
+          size ? llvm::Expected<hlo::Literal>(std::move(*size)) : evaluateAlone(instruction);
       if (!value) {
         // Left for run time, where the same error (if any) is reported in context.
         llvm::consumeError(value.takeError());
