@@ -72,11 +72,13 @@ bool isFftSupported(const hlo::Instruction &instruction, std::string *why);
 bool reducesByRows(const hlo::Instruction &reduce);
 int64_t reduceRowsSplitExtent(const hlo::Instruction &reduce);
 
-/// Whether FunctionEmitter::emitDot tiles `instruction` (DotEmitter.cpp);
-/// other dots are elemental.
-bool isTiledDot(const hlo::Instruction &instruction, std::string *why);
+/// Whether FunctionEmitter::emitDot tiles `instruction` (DotEmitter.cpp),
+/// with the plan it would use; other dots are elemental.
+bool isTiledDot(const hlo::Instruction &instruction, std::string *why,
+                ContractionPlan *plan = nullptr);
 /// The same for convolutions (ConvolutionEmitter.cpp).
-bool isTiledConvolution(const hlo::Instruction &instruction, std::string *why);
+bool isTiledConvolution(const hlo::Instruction &instruction, std::string *why,
+                        ContractionPlan *plan = nullptr);
 
 class FunctionEmitter {
 public:
@@ -89,17 +91,23 @@ public:
   /// The target the code is for; only tuning depends on it (may be null).
   void setTarget(const target::TargetSpec *spec) { target_ = spec; }
 
+  /// Loads the argument, result and scratch pointers of a mote_call into
+  /// the current function's; returns its env pointer.
+  llvm::Value *loadCallPointers(llvm::Value *call) {
+    llvm::Type *ptr = builder_.getPtrTy();
+    llvm::StructType *callType = llvm::StructType::get(module_.getContext(), {ptr, ptr, ptr, ptr});
+    args_ = builder_.CreateLoad(ptr, builder_.CreateStructGEP(callType, call, 0), "args");
+    results_ = builder_.CreateLoad(ptr, builder_.CreateStructGEP(callType, call, 1), "results");
+    scratch_ = builder_.CreateLoad(ptr, builder_.CreateStructGEP(callType, call, 2), "scratch");
+    return builder_.CreateLoad(ptr, builder_.CreateStructGEP(callType, call, 3), "env");
+  }
+
   void emit(const hlo::Computation &entry) {
     llvm::LLVMContext &context = module_.getContext();
     llvm::BasicBlock *block = llvm::BasicBlock::Create(context, "entry", function_);
     builder_.SetInsertPoint(block);
-    llvm::Value *call = function_->getArg(0);
-    llvm::Type *ptr = builder_.getPtrTy();
-    llvm::StructType *callType = llvm::StructType::get(context, {ptr, ptr, ptr, ptr});
-    args_ = builder_.CreateLoad(ptr, builder_.CreateStructGEP(callType, call, 0), "args");
-    results_ = builder_.CreateLoad(ptr, builder_.CreateStructGEP(callType, call, 1), "results");
-    scratch_ = builder_.CreateLoad(ptr, builder_.CreateStructGEP(callType, call, 2), "scratch");
-    env_ = builder_.CreateLoad(ptr, builder_.CreateStructGEP(callType, call, 3), "env");
+    call_ = function_->getArg(0);
+    env_ = loadCallPointers(call_);
 
     emitComputation(entry);
     // The root's leaves end in the caller's result buffers.
@@ -337,6 +345,9 @@ public:
   /// env->parallel_for (ParallelLoops.cpp).
   void emitParallel(const hlo::Instruction &instruction, int64_t extent, double work,
                     llvm::function_ref<void(llvm::Value *begin, llvm::Value *end)> body);
+  /// `i1 dispatch(env, task, context, count)`: hands `count` tasks to the
+  /// env's parallel_for and returns true, or returns false when there is none.
+  llvm::Function *taskDispatcher();
   /// Whether code for this target may run tasks on threads.
   bool threadsAllowed() const;
   unsigned indexBits() const { return indexType_->getIntegerBitWidth(); }
@@ -567,6 +578,27 @@ public:
   /// A dot or convolution as the register-tiled contraction `plan`.
   void emitPlannedContraction(const hlo::Instruction &instruction, const ContractionPlan &plan);
   void emitFusion(const hlo::Instruction &fusion);
+  /// A fusion of a tiled dot or convolution and the elementwise ops over its
+  /// result (FusionEmitter.cpp).
+  void emitOutputFusion(const hlo::Instruction &fusion, const hlo::Instruction &contraction,
+                        const ContractionPlan &plan);
+  /// Values inside a fusion: parameters and constants read from memory,
+  /// other fused instructions generated in place (each generated once per
+  /// index and block), and `stored` (if set) read back from `storedAt`.
+  struct FusedValues {
+    const hlo::Instruction &fusion;
+    ElementalEmitter *elemental = nullptr;
+    const hlo::Instruction *stored = nullptr;
+    llvm::Value *storedAt = nullptr;
+    struct Generated {
+      const hlo::Instruction *instruction;
+      llvm::SmallVector<llvm::Value *, 4> index;
+      llvm::BasicBlock *block;
+      llvm::Value *value;
+    };
+    std::vector<Generated> generated;
+  };
+  llvm::Value *readFused(FusedValues &values, const hlo::Instruction &operand, IndexRef index);
   void emitFft(const hlo::Instruction &instruction);
   void emitCholesky(const hlo::Instruction &instruction);
   void emitTriangularSolve(const hlo::Instruction &instruction);
@@ -596,6 +628,7 @@ private:
   llvm::Type *indexType_;
   llvm::Value *args_ = nullptr, *results_ = nullptr, *scratch_ = nullptr;
   llvm::Value *env_ = nullptr; ///< the call's mote_env (entry function only)
+  llvm::Value *call_ = nullptr; ///< the entry function's mote_call
   /// Inside an op function: its buffers and the arguments that hold them.
   llvm::SmallVector<std::pair<BufferSlice, llvm::Value *>, 8> sliceArguments_;
   llvm::DenseMap<const hlo::Instruction *, llvm::GlobalVariable *> constants_;

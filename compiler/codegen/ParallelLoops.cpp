@@ -38,7 +38,6 @@ void FunctionEmitter::emitParallel(
   OpFunction op = createOpFunction(instruction, function_->getName() + "." + instruction.name(),
                                    /*ranged=*/true);
   emitOpBody(op, body);
-  llvm::SmallVector<llvm::Value *, 12> pointers = opPointers(op);
   auto callRange = [&](llvm::ArrayRef<llvm::Value *> arguments, llvm::Value *begin,
                        llvm::Value *end) {
     llvm::SmallVector<llvm::Value *, 14> all(arguments.begin(), arguments.end());
@@ -46,78 +45,95 @@ void FunctionEmitter::emitParallel(
     all.push_back(end);
     builder_.CreateCall(op.function, all);
   };
-  if (extent < 2 || work < kParallelWork || !threadsAllowed() || !env_)
-    return callRange(pointers, llvm::ConstantInt::get(indexType_, 0),
+  // Tasks read their buffers from the entry function's call, which outlives
+  // them, so handing work out stores nothing: ops nested in other functions
+  // have no call to share and run where they are.
+  if (extent < 2 || work < kParallelWork || !threadsAllowed() || !env_ ||
+      function_ != entryFunction_ || !sliceArguments_.empty())
+    return callRange(opPointers(op), llvm::ConstantInt::get(indexType_, 0),
                      llvm::ConstantInt::get(indexType_, extent));
 
   llvm::LLVMContext &context = module_.getContext();
   llvm::Type *ptr = builder_.getPtrTy();
   llvm::Type *i64 = builder_.getInt64Ty();
-  // The tasks' shared context: the op's pointers, then the task count.
-  llvm::SmallVector<llvm::Type *, 14> fields(pointers.size(), ptr);
-  fields.push_back(i64);
-  llvm::StructType *contextType = llvm::StructType::get(context, fields);
-  const unsigned countField = static_cast<unsigned>(pointers.size());
+  const int64_t tasks = std::min(extent, kMaxTasks);
   llvm::FunctionType *taskType = llvm::FunctionType::get(builder_.getVoidTy(), {ptr, i64}, false);
   llvm::Function *task =
       llvm::Function::Create(taskType, llvm::GlobalValue::InternalLinkage,
                              op.function->getName() + ".task", module_);
   task->addFnAttr(llvm::Attribute::NoUnwind);
   task->addParamAttr(0, llvm::Attribute::NoCapture);
+  task->addParamAttr(0, llvm::Attribute::ReadOnly);
   {
     // Task i of n runs [i * extent / n, (i + 1) * extent / n).
     FunctionSwitch inside(*this, task);
-    llvm::Value *shared = task->getArg(0);
-    llvm::SmallVector<llvm::Value *, 12> arguments;
-    for (unsigned i = 0; i < countField; ++i)
-      arguments.push_back(
-          builder_.CreateLoad(ptr, builder_.CreateStructGEP(contextType, shared, i)));
-    llvm::Value *count =
-        builder_.CreateLoad(i64, builder_.CreateStructGEP(contextType, shared, countField));
+    loadCallPointers(task->getArg(0));
     llvm::Value *index = task->getArg(1);
     llvm::Value *total = builder_.getInt64(extent);
     auto share = [&](llvm::Value *i) {
-      llvm::Value *bound = builder_.CreateUDiv(builder_.CreateNUWMul(i, total), count);
+      llvm::Value *bound = builder_.CreateUDiv(builder_.CreateNUWMul(i, total),
+                                               builder_.getInt64(tasks));
       return builder_.CreateZExtOrTrunc(bound, indexType_);
     };
-    callRange(arguments, share(index),
+    callRange(opPointers(op), share(index),
               share(builder_.CreateNUWAdd(index, builder_.getInt64(1))));
     builder_.CreateRetVoid();
   }
 
-  // The call site: the shared context, then parallel_for or a direct call.
-  llvm::AllocaInst *shares = createLocal(contextType, instruction.name() + ".tasks");
-  for (unsigned i = 0; i < countField; ++i)
-    builder_.CreateStore(pointers[i], builder_.CreateStructGEP(contextType, shares, i));
-  llvm::Value *countSlot = builder_.CreateStructGEP(contextType, shares, countField);
-  llvm::StructType *envType = llvm::StructType::get(context, {ptr, ptr});
-  llvm::Value *hasEnv = builder_.CreateIsNotNull(env_);
-  llvm::BasicBlock *check = llvm::BasicBlock::Create(context, "parallel.check", function_);
-  llvm::BasicBlock *parallel = llvm::BasicBlock::Create(context, "parallel.run", function_);
+  // The call site: the tasks go to the env's parallel_for when it has one,
+  // else the op runs over the whole range right here. The check lives in
+  // one shared function so that thousands of ops do not leave thousands of
+  // identical branches for the optimiser to thread.
   llvm::BasicBlock *inline_ = llvm::BasicBlock::Create(context, "parallel.inline", function_);
   llvm::BasicBlock *done = llvm::BasicBlock::Create(context, "parallel.done", function_);
-  builder_.CreateCondBr(hasEnv, check, inline_);
-
-  builder_.SetInsertPoint(check);
-  llvm::Value *parallelFor =
-      builder_.CreateLoad(ptr, builder_.CreateStructGEP(envType, env_, 1), "parallel_for");
-  builder_.CreateCondBr(builder_.CreateIsNotNull(parallelFor), parallel, inline_);
-
-  builder_.SetInsertPoint(parallel);
-  const int64_t tasks = std::min(extent, kMaxTasks);
-  builder_.CreateStore(builder_.getInt64(tasks), countSlot);
-  llvm::Value *user = builder_.CreateLoad(ptr, builder_.CreateStructGEP(envType, env_, 0));
-  llvm::FunctionType *parallelForType =
-      llvm::FunctionType::get(builder_.getVoidTy(), {ptr, ptr, ptr, i64}, false);
-  builder_.CreateCall(parallelForType, parallelFor,
-                      {user, task, shares, builder_.getInt64(tasks)});
-  builder_.CreateBr(done);
-
+  llvm::Value *handedOut =
+      builder_.CreateCall(taskDispatcher(), {env_, task, call_, builder_.getInt64(tasks)});
+  builder_.CreateCondBr(handedOut, done, inline_);
   builder_.SetInsertPoint(inline_);
-  callRange(pointers, llvm::ConstantInt::get(indexType_, 0),
+  callRange(opPointers(op), llvm::ConstantInt::get(indexType_, 0),
             llvm::ConstantInt::get(indexType_, extent));
   builder_.CreateBr(done);
   builder_.SetInsertPoint(done);
+}
+
+llvm::Function *FunctionEmitter::taskDispatcher() {
+  static constexpr const char *kName = "mote.dispatch_tasks";
+  if (llvm::Function *known = module_.getFunction(kName))
+    return known;
+  llvm::LLVMContext &context = module_.getContext();
+  llvm::Type *ptr = builder_.getPtrTy();
+  llvm::Type *i64 = builder_.getInt64Ty();
+  llvm::FunctionType *type =
+      llvm::FunctionType::get(builder_.getInt1Ty(), {ptr, ptr, ptr, i64}, false);
+  llvm::Function *dispatcher =
+      llvm::Function::Create(type, llvm::GlobalValue::InternalLinkage, kName, module_);
+  dispatcher->addFnAttr(llvm::Attribute::NoInline);
+  dispatcher->addFnAttr(llvm::Attribute::NoUnwind);
+  llvm::Value *env = dispatcher->getArg(0);
+  llvm::IRBuilder<> builder(llvm::BasicBlock::Create(context, "entry", dispatcher));
+  llvm::BasicBlock *check = llvm::BasicBlock::Create(context, "check", dispatcher);
+  llvm::BasicBlock *run = llvm::BasicBlock::Create(context, "run", dispatcher);
+  llvm::BasicBlock *declined = llvm::BasicBlock::Create(context, "declined", dispatcher);
+  builder.CreateCondBr(builder.CreateIsNotNull(env), check, declined);
+
+  // mote_env: { void *user; parallel_for; ... } (mote/abi.h).
+  llvm::StructType *envType = llvm::StructType::get(context, {ptr, ptr});
+  builder.SetInsertPoint(check);
+  llvm::Value *parallelFor =
+      builder.CreateLoad(ptr, builder.CreateStructGEP(envType, env, 1), "parallel_for");
+  builder.CreateCondBr(builder.CreateIsNotNull(parallelFor), run, declined);
+
+  builder.SetInsertPoint(run);
+  llvm::Value *user = builder.CreateLoad(ptr, builder.CreateStructGEP(envType, env, 0));
+  llvm::FunctionType *parallelForType =
+      llvm::FunctionType::get(builder.getVoidTy(), {ptr, ptr, ptr, i64}, false);
+  builder.CreateCall(parallelForType, parallelFor,
+                     {user, dispatcher->getArg(1), dispatcher->getArg(2), dispatcher->getArg(3)});
+  builder.CreateRet(builder.getTrue());
+
+  builder.SetInsertPoint(declined);
+  builder.CreateRet(builder.getFalse());
+  return dispatcher;
 }
 
 } // namespace mote::codegen
