@@ -124,8 +124,9 @@ public:
 
   void emit(llvm::Value *lhs, llvm::Value *rhs, llvm::Value *out,
             llvm::function_ref<llvm::AllocaInst *(llvm::Type *)> local, llvm::Value *splitBegin,
-            llvm::Value *splitEnd) {
+            llvm::Value *splitEnd, ContractionEpilogue epilogue) {
     local_ = local;
+    epilogue_ = epilogue;
     if (!splitBegin) {
       splitBegin = index(0);
       splitEnd = index(splitExtent());
@@ -164,6 +165,7 @@ public:
       base_[0] = gep(lhs, offsets[0]);
       base_[1] = gep(rhs, offsets[1]);
       base_[2] = gep(out, offsets[2]);
+      outOffset_ = offsets[2];
 
       const int64_t columnBlocks = (plan_.columns + columnBlock - 1) / columnBlock;
       emitCountedLoop(
@@ -385,6 +387,29 @@ private:
       for (unsigned v = 0; v < vectors; ++v)
         b_.CreateAlignedStore(b_.CreateLoad(type, sums[r * vectors + v]), outAddress(r, v),
                               alignment());
+    if (epilogue_)
+      emitEpilogue(row, rows, column, int64_t(vectors) * lanes, kBlockIndex);
+  }
+
+  /// The output fusion's code over a stored tile, once its sums are final
+  /// (after the last k block).
+  void emitEpilogue(llvm::Value *row, unsigned rows, llvm::Value *column, int64_t columns,
+                    llvm::Value *kBlockIndex) {
+    llvm::BasicBlock *done = nullptr;
+    if (kBlockIndex) {
+      const int64_t lastBlock = (plan_.contractingDims[0] + blockK_ - 1) / blockK_ - 1;
+      llvm::Function *function = b_.GetInsertBlock()->getParent();
+      llvm::BasicBlock *last = llvm::BasicBlock::Create(b_.getContext(), "epilogue", function);
+      done = llvm::BasicBlock::Create(b_.getContext(), "epilogue.done", function);
+      b_.CreateCondBr(b_.CreateICmpEQ(kBlockIndex, index(lastBlock)), last, done);
+      b_.SetInsertPoint(last);
+    }
+    for (unsigned r = 0; r < rows; ++r)
+      epilogue_(add(outOffset_, add(mul(add(row, index(r)), plan_.result.row), column)), columns);
+    if (done) {
+      b_.CreateBr(done);
+      b_.SetInsertPoint(done);
+    }
   }
 
   llvm::IRBuilderBase &b_;
@@ -393,6 +418,8 @@ private:
   DotTiling tiling_;
   llvm::Type *element_;
   llvm::function_ref<llvm::AllocaInst *(llvm::Type *)> local_;
+  ContractionEpilogue epilogue_;
+  llvm::Value *outOffset_ = nullptr; ///< of the current outer index in `out`
   int64_t blockK_ = 0;
   llvm::Value *tileBegin_ = nullptr, *tileEnd_ = nullptr; ///< row tiles of this share
   static constexpr int64_t kPrefetchDistance = 8;
@@ -438,9 +465,10 @@ void emitContraction(llvm::IRBuilderBase &builder, llvm::Type *indexType,
                      const ContractionPlan &plan, const llvm::Triple &triple,
                      const target::TargetSpec *spec, llvm::Value *lhs, llvm::Value *rhs,
                      llvm::Value *out, llvm::function_ref<llvm::AllocaInst *(llvm::Type *)> local,
-                     llvm::Value *splitBegin, llvm::Value *splitEnd) {
+                     llvm::Value *splitBegin, llvm::Value *splitEnd,
+                     ContractionEpilogue epilogue) {
   ContractionKernel kernel(builder, indexType, plan, chooseTiling(triple, spec, plan.type, plan.columns));
-  kernel.emit(lhs, rhs, out, local, splitBegin, splitEnd);
+  kernel.emit(lhs, rhs, out, local, splitBegin, splitEnd, epilogue);
 }
 
 } // namespace mote::codegen

@@ -70,16 +70,24 @@ llvm::SmallVector<int64_t, 4> rowMajorStrides(llvm::ArrayRef<int64_t> dims);
 int64_t contractionSplitExtent(const ContractionPlan &plan, const llvm::Triple &triple,
                                const target::TargetSpec *spec);
 
+/// Output fusion: called once a run of `count` finished result elements
+/// starting at element `offset` of `out` (contiguous, along the columns) is
+/// stored, while it is still in the first-level cache, to emit code that
+/// rewrites them in place.
+using ContractionEpilogue = llvm::function_ref<void(llvm::Value *offset, int64_t count)>;
+
 /// Emits `plan` at the builder's position, reading `lhs` and `rhs` and
 /// writing `out` (element pointers); `local` makes a stack slot in the
 /// function's entry block. The tile shape follows the target's vector
 /// registers (`spec` may be null: the triple's baseline). With `splitBegin`
-/// and `splitEnd`, only that range of the split loop is computed.
+/// and `splitEnd`, only that range of the split loop is computed. With an
+/// `epilogue`, every finished tile row goes through it.
 void emitContraction(llvm::IRBuilderBase &builder, llvm::Type *indexType,
                      const ContractionPlan &plan, const llvm::Triple &triple,
                      const target::TargetSpec *spec, llvm::Value *lhs, llvm::Value *rhs,
                      llvm::Value *out, llvm::function_ref<llvm::AllocaInst *(llvm::Type *)> local,
-                     llvm::Value *splitBegin = nullptr, llvm::Value *splitEnd = nullptr);
+                     llvm::Value *splitBegin = nullptr, llvm::Value *splitEnd = nullptr,
+                     ContractionEpilogue epilogue = nullptr);
 
 } // namespace mote::codegen
 

@@ -151,9 +151,10 @@ bool planConvolution(const hlo::Instruction &instruction, ContractionPlan &plan,
 
 } // namespace
 
-bool isTiledConvolution(const hlo::Instruction &instruction, std::string *why) {
-  ContractionPlan plan;
-  return planConvolution(instruction, plan, why);
+bool isTiledConvolution(const hlo::Instruction &instruction, std::string *why,
+                        ContractionPlan *plan) {
+  ContractionPlan own;
+  return planConvolution(instruction, plan ? *plan : own, why);
 }
 
 void FunctionEmitter::emitConvolution(const hlo::Instruction &instruction) {

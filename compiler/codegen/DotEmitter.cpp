@@ -96,9 +96,9 @@ bool planDot(const hlo::Instruction &instruction, ContractionPlan &plan, std::st
 
 } // namespace
 
-bool isTiledDot(const hlo::Instruction &instruction, std::string *why) {
-  ContractionPlan plan;
-  return planDot(instruction, plan, why);
+bool isTiledDot(const hlo::Instruction &instruction, std::string *why, ContractionPlan *plan) {
+  ContractionPlan own;
+  return planDot(instruction, plan ? *plan : own, why);
 }
 
 void FunctionEmitter::emitDot(const hlo::Instruction &instruction) {

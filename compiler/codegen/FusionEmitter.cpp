@@ -4,9 +4,15 @@
 // runs over the root's result; wherever an elemental generator asks for an
 // operand element, a fused instruction is generated at that index in place,
 // a fused parameter reads the fusion's operand buffer, and a fused scalar
-// constant reads its literal. Shared subexpressions are emitted once per use
-// and merged by LLVM's CSE; the pass only fuses cheap ops where that would
+// constant reads its literal. A value read twice at one index is generated
+// once; the pass only fuses cheap ops where reads at many indices would
 // repeat work.
+//
+// An output fusion (kOutput) has a dot or convolution at its heart: the
+// register-tiled kernel computes it, and each tile row it stores is
+// rewritten in place by the fused elementwise ops (bias, activation,
+// residual) while it is still in the first-level cache, so the
+// contraction's result never has a buffer of its own.
 //
 //===----------------------------------------------------------------------===//
 
@@ -43,10 +49,82 @@ bool isFusionSupported(const hlo::Instruction &fusion, std::string *why,
   return true;
 }
 
+namespace {
+
+/// The dot or convolution of an output fusion (kOutput), if it is one.
+const hlo::Instruction *fusedContraction(const hlo::Instruction &fusion) {
+  if (fusion.attributes().fusionKind != "kOutput")
+    return nullptr;
+  for (const auto &instruction : fusion.calledComputation(0)->instructions())
+    if (instruction->opcode() == Opcode::Dot || instruction->opcode() == Opcode::Convolution)
+      return instruction.get();
+  return nullptr;
+}
+
+/// Whether the kernel can compute `contraction` with `plan` inside
+/// `fusion`: it reads its operands from buffers (they are parameters of the
+/// fusion, not values generated inside it), and the runs of finished
+/// elements it hands over along its columns are runs of the result's minor
+/// dimension (the columns are all of it).
+bool fitsOutputFusion(const hlo::Instruction &fusion, const hlo::Instruction &contraction,
+                      const ContractionPlan &plan) {
+  llvm::ArrayRef<int64_t> dims = fusion.shape().dims();
+  return llvm::all_of(contraction.operands(),
+                      [](const hlo::Instruction *operand) {
+                        return operand->opcode() == Opcode::Parameter;
+                      }) &&
+         contraction.shape().dims() == dims && !dims.empty() && plan.result.column == 1 &&
+         plan.columns == dims.back();
+}
+
+} // namespace
+
+llvm::Value *FunctionEmitter::readFused(FusedValues &values, const hlo::Instruction &operand,
+                                        IndexRef index) {
+  if (&operand == values.stored)
+    return loadElement(builder_, operand.shape().elementType(),
+                       elementAddress(values.fusion, values.storedAt, index));
+  switch (operand.opcode()) {
+  case Opcode::Parameter: {
+    auto number = static_cast<size_t>(operand.attributes().parameterNumber);
+    return readElement(*values.fusion.operand(number), index);
+  }
+  case Opcode::Constant:
+    return loadElement(builder_, operand.shape().elementType(),
+                       elementAddress(operand, constantGlobal(operand), index));
+  default:
+    break;
+  }
+  // A value read several times at the same index (a shared subexpression)
+  // is generated once, when the reads are in the same block: without this
+  // every read would repeat the whole subtree beneath it.
+  llvm::BasicBlock *block = builder_.GetInsertBlock();
+  for (const FusedValues::Generated &known : values.generated)
+    if (known.instruction == &operand && known.block == block &&
+        llvm::ArrayRef<llvm::Value *>(known.index) == index)
+      return known.value;
+  llvm::Value *value = values.elemental->emit(operand, index);
+  // Generating it may have moved on to another block (a concatenate's
+  // branches): then only later reads in that block may reuse it.
+  values.generated.push_back(
+      {&operand, {index.begin(), index.end()}, builder_.GetInsertBlock(), value});
+  return value;
+}
+
 void FunctionEmitter::emitFusion(const hlo::Instruction &fusion) {
   const BufferSlice &out = assignment_.slice(&fusion);
   if (out.kind == BufferSlice::Kind::Empty)
     return;
+  if (const hlo::Instruction *contraction = fusedContraction(fusion)) {
+    ContractionPlan plan;
+    const bool tiled = contraction->opcode() == Opcode::Dot
+                           ? isTiledDot(*contraction, nullptr, &plan)
+                           : isTiledConvolution(*contraction, nullptr, &plan);
+    if (tiled && fitsOutputFusion(fusion, *contraction, plan))
+      return emitOutputFusion(fusion, *contraction, plan);
+    // Otherwise the contraction is generated element by element like the
+    // rest of the fusion.
+  }
   const hlo::Computation &fused = *fusion.calledComputation(0);
   double work = elementalWork(*fused.root(), double(fused.instructionCount()));
   const hlo::Instruction &root = *fused.root();
@@ -54,43 +132,60 @@ void FunctionEmitter::emitFusion(const hlo::Instruction &fusion) {
                                                                 llvm::Value *end) {
     // The reader and the emitter refer to each other: fused instructions are
     // generated by the same emitter that asked for them.
-    ElementalEmitter *emitter = nullptr;
-    // A value read several times at the same index (a shared subexpression)
-    // is generated once, when the reads are in the same block: without this
-    // every read would repeat the whole subtree beneath it.
-    struct Generated {
-      const hlo::Instruction *instruction;
-      llvm::SmallVector<llvm::Value *, 4> index;
-      llvm::BasicBlock *block;
-      llvm::Value *value;
-    };
-    std::vector<Generated> generated;
-    auto reader = [&](const hlo::Instruction &operand, IndexRef index) -> llvm::Value * {
-      switch (operand.opcode()) {
-      case Opcode::Parameter: {
-        auto number = static_cast<size_t>(operand.attributes().parameterNumber);
-        return readElement(*fusion.operand(number), index);
-      }
-      case Opcode::Constant:
-        return loadElement(builder_, operand.shape().elementType(),
-                           elementAddress(operand, constantGlobal(operand), index));
-      default:
-        break;
-      }
-      llvm::BasicBlock *block = builder_.GetInsertBlock();
-      for (const Generated &known : generated)
-        if (known.instruction == &operand && known.block == block &&
-            llvm::ArrayRef<llvm::Value *>(known.index) == index)
-          return known.value;
-      llvm::Value *value = emitter->emit(operand, index);
-      // Generating it may have moved on to another block (a concatenate's
-      // branches): then only later reads in that block may reuse it.
-      generated.push_back({&operand, {index.begin(), index.end()}, builder_.GetInsertBlock(), value});
-      return value;
+    FusedValues values{fusion};
+    auto reader = [&](const hlo::Instruction &operand, IndexRef index) {
+      return readFused(values, operand, index);
     };
     ElementalEmitter elemental(builder_, indexType_, reader);
-    emitter = &elemental;
+    values.elemental = &elemental;
     emitRootLoop(root, fusion, address(out), elemental, reader, {begin, end});
+  });
+}
+
+void FunctionEmitter::emitOutputFusion(const hlo::Instruction &fusion,
+                                       const hlo::Instruction &contraction,
+                                       const ContractionPlan &plan) {
+  const BufferSlice &out = assignment_.slice(&fusion);
+  const hlo::Instruction &root = *fusion.calledComputation(0)->root();
+  llvm::ArrayRef<int64_t> dims = fusion.shape().dims();
+  auto operandBuffer = [&](size_t i) {
+    auto number = static_cast<size_t>(contraction.operand(i)->attributes().parameterNumber);
+    return address(assignment_.slice(fusion.operand(number)));
+  };
+  llvm::Triple triple(module_.getTargetTriple());
+  double work = 2.0 * double(plan.rows) * double(plan.columns);
+  for (int64_t dim : plan.outerDims)
+    work *= double(dim);
+  for (int64_t dim : plan.contractingDims)
+    work *= double(dim);
+  emitParallel(fusion, contractionSplitExtent(plan, triple, target_), work,
+               [&](llvm::Value *begin, llvm::Value *end) {
+    llvm::Value *base = address(out);
+    // Rewrites a run of `count` stored elements from element `offset` on,
+    // in place: each reads the contraction's value where it was stored.
+    auto epilogue = [&](llvm::Value *offset, int64_t count) {
+      FusedValues values{fusion};
+      values.stored = &contraction;
+      values.storedAt = base;
+      auto reader = [&](const hlo::Instruction &operand, IndexRef index) {
+        return readFused(values, operand, index);
+      };
+      ElementalEmitter elemental(builder_, indexType_, reader);
+      values.elemental = &elemental;
+      emitCountedLoop(
+          builder_, llvm::ConstantInt::get(indexType_, count),
+          [&](llvm::Value *i) {
+            llvm::SmallVector<llvm::Value *, 4> index =
+                emitDelinearize(builder_, indexType_, dims, builder_.CreateAdd(offset, i));
+            storeElement(builder_, fusion.shape().elementType(), elemental.emit(root, index),
+                         elementAddress(fusion, base, index));
+          },
+          "e");
+    };
+    emitContraction(builder_, indexType_, plan, triple, target_, operandBuffer(0),
+                    operandBuffer(1), base,
+                    [&](llvm::Type *type) { return createLocal(type, "sum"); }, begin, end,
+                    epilogue);
   });
 }
 

@@ -149,6 +149,23 @@ bool canBeGroupRoot(const Instruction &instruction) {
   }
 }
 
+/// Whether `instruction` is a dot or convolution whose result a group may
+/// rewrite before it is stored (output fusion): floating point, as the
+/// register-tiled kernels compute it.
+bool isContraction(const Instruction &instruction) {
+  if (instruction.opcode() != Opcode::Dot && instruction.opcode() != Opcode::Convolution)
+    return false;
+  auto isFloat = [](const hlo::Shape &shape) {
+    return shape.isArray() && (shape.elementType() == hlo::PrimitiveType::F32 ||
+                               shape.elementType() == hlo::PrimitiveType::F64);
+  };
+  return isFloat(instruction.shape()) && instruction.shape().elementCount() > 0 &&
+         llvm::all_of(instruction.operands(), [&](const Instruction *operand) {
+           return isFloat(operand->shape()) &&
+                  operand->shape().elementType() == instruction.shape().elementType();
+         });
+}
+
 /// Whether `user` reads operand `index` more than once per element it
 /// produces (so a fused producer there is recomputed for each read).
 bool rereadsOperand(const Instruction &user, size_t index) {
@@ -182,6 +199,9 @@ private:
     /// Members read more than once per stored element.
     llvm::DenseSet<const Instruction *> reread;
     llvm::SetVector<const Instruction *> externalOperands;
+    /// The dot or convolution of an output fusion: its operands are read
+    /// from buffers by its kernel, never generated.
+    const Instruction *contraction = nullptr;
   };
 
   void collectUsers() {
@@ -205,11 +225,40 @@ private:
     if (group.members.size() >= kMaxGroupSize ||
         operandsWith(group, &producer) > kMaxGroupOperands)
       return false;
+    for (auto [user, index] : users_.lookup(&producer))
+      if (user == group.contraction)
+        return false;
     if (!isExpensive(producer))
       return true;
     for (auto [user, index] : users_.lookup(&producer))
       if (group.members.contains(user) && (rereadsOperand(*user, index) || group.reread.count(user)))
         return false;
+    return true;
+  }
+
+  /// Whether `contraction` may join `group` as its output fusion's kernel:
+  /// the group has no other, and every path from it to the root is
+  /// elementwise over its dimensions (each result element is rewritten from
+  /// the same element of the contraction, right after it is computed).
+  bool acceptsContraction(const Group &group, const Instruction &contraction) const {
+    if (group.contraction || group.members.size() >= kMaxGroupSize ||
+        operandsWith(group, &contraction) > kMaxGroupOperands)
+      return false;
+    llvm::SmallVector<const Instruction *, 8> worklist{&contraction};
+    llvm::SmallPtrSet<const Instruction *, 8> seen;
+    while (!worklist.empty()) {
+      const Instruction *current = worklist.pop_back_val();
+      if (current == group.root)
+        continue;
+      for (auto [user, index] : users_.lookup(current)) {
+        if (!group.members.contains(user) ||
+            hlo::opcodeKind(user->opcode()) != hlo::OpcodeKind::Elementwise ||
+            !user->shape().isArray() || user->shape().dims() != contraction.shape().dims())
+          return false;
+        if (seen.insert(user).second)
+          worklist.push_back(user);
+      }
+    }
     return true;
   }
 
@@ -259,6 +308,14 @@ private:
     const auto &instructions = computation_.instructions();
     for (auto it = instructions.rbegin(); it != instructions.rend(); ++it) {
       Instruction *instruction = it->get();
+      if (instruction != computation_.root() && isContraction(*instruction)) {
+        llvm::SmallVector<GroupId, 2> candidates = userGroups(*instruction);
+        if (candidates.size() == 1 && acceptsContraction(groups_[candidates[0]], *instruction)) {
+          join(candidates[0], instruction);
+          groups_[candidates[0]].contraction = instruction;
+          continue;
+        }
+      }
       if (instruction != computation_.root() && isFusibleProducer(*instruction)) {
         llvm::SmallVector<GroupId, 2> candidates = userGroups(*instruction);
         bool fits = !candidates.empty() && (candidates.size() == 1 || isNearlyFree(*instruction));
@@ -298,7 +355,7 @@ private:
       llvm::sort(operands, [&](const Instruction *a, const Instruction *b) {
         return position.lookup(a) < position.lookup(b);
       });
-      Instruction *fusion = buildFusion(group.root, members, operands);
+      Instruction *fusion = buildFusion(group, members, operands);
       replaceAllUses(computation_, group.root, fusion);
       position[fusion] = position.lookup(group.root);
       changed = true;
@@ -313,8 +370,9 @@ private:
 
   /// A fusion computing `root` from `members` (in definition order), reading
   /// `operands` as its parameters 0, 1, ...
-  Instruction *buildFusion(Instruction *root, llvm::ArrayRef<Instruction *> members,
+  Instruction *buildFusion(const Group &group, llvm::ArrayRef<Instruction *> members,
                            llvm::ArrayRef<Instruction *> operands) {
+    Instruction *root = group.root;
     auto fused = std::make_unique<Computation>(uniqueComputationName("fused_" + root->name().str()));
     llvm::DenseMap<const Instruction *, Instruction *> clones;
     for (auto [number, operand] : llvm::enumerate(operands)) {
@@ -338,8 +396,9 @@ private:
     // The fusion stands for its root, whose name it takes over (the root's
     // clone inside got a fresh one, and the root itself goes away).
     auto fusion = makeInstruction(Opcode::Fusion, root->name().str(), root->shape(), operands);
-    fusion->mutableAttributes().fusionKind =
-        root->opcode() == Opcode::Reduce ? "kInput" : "kLoop";
+    fusion->mutableAttributes().fusionKind = group.contraction              ? "kOutput"
+                                             : root->opcode() == Opcode::Reduce ? "kInput"
+                                                                                : "kLoop";
     fusion->addCalledComputation(callee);
     fusion->setLocation(root->location());
     return computation_.addInstruction(std::move(fusion));
@@ -395,6 +454,10 @@ bool fusionReadsOperandInPlace(const Instruction &fusion, size_t operand) {
     return false;
   const Computation &fused = *fusion.calledComputation(0);
   if (operand >= fused.parameterCount() || !fused.parameter(operand) || !fused.root())
+    return false;
+  // An output fusion's kernel stores partial sums before the rewrite reads
+  // the other operands.
+  if (fusion.attributes().fusionKind == "kOutput")
     return false;
   // Every path from the parameter to the root must be elementwise over the
   // root's dimensions: then element i of the result is computed from element

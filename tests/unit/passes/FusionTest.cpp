@@ -159,6 +159,70 @@ ENTRY %main (a: f32[8,16], b: f32[8,16], w: f32[16,4]) -> f32[8,4] {
   CHECK(countInEntry(*module, Opcode::Fusion) == 0);
 }
 
+TEST_CASE("fusion: bias and activation fuse into the dot that feeds them") {
+  auto module = fuse(R"(
+HloModule m
+ENTRY %main (a: f32[8,16], w: f32[16,4], bias: f32[4], r: f32[8,4]) -> f32[8,4] {
+  %a = f32[8,16] parameter(0)
+  %w = f32[16,4] parameter(1)
+  %bias = f32[4] parameter(2)
+  %r = f32[8,4] parameter(3)
+  %t = f32[16,8] transpose(%a), dimensions={1,0}
+  %d = f32[8,4] dot(%t, %w), lhs_contracting_dims={0}, rhs_contracting_dims={0}
+  %b = f32[8,4] broadcast(%bias), dimensions={1}
+  %s = f32[8,4] add(%d, %b)
+  %l = f32[8,4] logistic(%s)
+  %g = f32[8,4] multiply(%s, %l)
+  ROOT %o = f32[8,4] add(%g, %r)
+}
+)");
+  const hlo::Instruction *root = module->entry()->root();
+  REQUIRE(root->opcode() == Opcode::Fusion);
+  CHECK(root->attributes().fusionKind == "kOutput");
+  CHECK(fusedOpcodes(*root) == std::vector<std::string>{"add", "add", "broadcast", "dot",
+                                                        "logistic", "multiply"});
+  // The kernel reads its operands from buffers: the transpose is stored.
+  CHECK(find(*module, "t")->opcode() == Opcode::Transpose);
+  // Partial sums reach the result before the rewrite reads r.
+  for (size_t i = 0; i < root->operandCount(); ++i)
+    CHECK_FALSE(fusionReadsOperandInPlace(*root, i));
+}
+
+TEST_CASE("fusion: a dot read at other indices is stored") {
+  auto module = fuse(R"(
+HloModule m
+ENTRY %main (a: f32[4,4], w: f32[4,4]) -> f32[4,4] {
+  %a = f32[4,4] parameter(0)
+  %w = f32[4,4] parameter(1)
+  %d = f32[4,4] dot(%a, %w), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  %t = f32[4,4] transpose(%d), dimensions={1,0}
+  ROOT %s = f32[4,4] add(%d, %t)
+}
+)");
+  CHECK(find(*module, "d")->opcode() == Opcode::Dot);
+  CHECK(module->entry()->root()->attributes().fusionKind == "kLoop");
+}
+
+TEST_CASE("fusion: integer dots and two dots in one group stay apart") {
+  auto module = fuse(R"(
+HloModule m
+ENTRY %main (a: s32[4,4], b: f32[4,4], c: f32[4,4]) -> (s32[4,4], f32[4,4]) {
+  %a = s32[4,4] parameter(0)
+  %b = f32[4,4] parameter(1)
+  %c = f32[4,4] parameter(2)
+  %di = s32[4,4] dot(%a, %a), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  %ni = s32[4,4] negate(%di)
+  %d1 = f32[4,4] dot(%b, %c), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  %d2 = f32[4,4] dot(%c, %b), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  %s = f32[4,4] add(%d1, %d2)
+  ROOT %r = (s32[4,4], f32[4,4]) tuple(%ni, %s)
+}
+)");
+  CHECK(find(*module, "di")->opcode() == Opcode::Dot);
+  CHECK(countInEntry(*module, Opcode::Dot) == 2); // di, and one of d1 and d2
+  CHECK(countInEntry(*module, Opcode::Fusion) == 1);
+}
+
 TEST_CASE("fusion: groups stay small") {
   std::string text = "HloModule m\nENTRY %main (x: f32[8]) -> f32[8] {\n  %x = f32[8] parameter(0)\n";
   std::string previous = "x";
