@@ -172,11 +172,15 @@ void FunctionEmitter::emitOutputFusion(const hlo::Instruction &fusion,
       };
       ElementalEmitter elemental(builder_, indexType_, reader);
       values.elemental = &elemental;
+      // The run lies along the minor dimension (fitsOutputFusion): only the
+      // last index moves.
+      llvm::SmallVector<llvm::Value *, 4> first =
+          emitDelinearize(builder_, indexType_, dims, offset);
       emitCountedLoop(
           builder_, llvm::ConstantInt::get(indexType_, count),
           [&](llvm::Value *i) {
-            llvm::SmallVector<llvm::Value *, 4> index =
-                emitDelinearize(builder_, indexType_, dims, builder_.CreateAdd(offset, i));
+            llvm::SmallVector<llvm::Value *, 4> index = first;
+            index.back() = builder_.CreateAdd(first.back(), i);
             storeElement(builder_, fusion.shape().elementType(), elemental.emit(root, index),
                          elementAddress(fusion, base, index));
           },

@@ -20,6 +20,12 @@
 // it is nearly free (data movement, convert, iota, scalar constants);
 // anything else is materialized once.
 //
+// Output fusion: a floating-point dot or convolution joins the group of its
+// users when every path from it to the group's root is elementwise over its
+// dimensions (bias, activation, residual). Its kernel then rewrites each
+// result element right after computing it; its operands stay in buffers,
+// since the kernel reads them many times each.
+//
 // Each group is convex by construction (every member but the root has all
 // its users inside the group), so replacing it by one instruction keeps the
 // graph acyclic.

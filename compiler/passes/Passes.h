@@ -117,12 +117,14 @@ public:
 };
 
 /// Fuses producers into the consumers that read them (loop fusion of
-/// elementwise and data-movement chains, input fusion into reductions), so
+/// elementwise and data-movement chains, input fusion into reductions,
+/// output fusion of elementwise consumers into a dot or convolution), so
 /// their values are computed where they are read and never stored: each
-/// group becomes a `fusion` instruction (kind kLoop, or kInput for a reduce
-/// root) whose computation code generation emits as one loop nest. Runs on
-/// every computation that owns buffers; fused computations run as elemental
-/// code and own none.
+/// group becomes a `fusion` instruction (kind kLoop, kInput for a reduce
+/// root, kOutput around a dot or convolution) whose computation code
+/// generation emits as one loop nest or one tiled kernel. Runs on every
+/// computation that owns buffers; fused computations run as elemental code
+/// and own none.
 class InstructionFusion : public Pass {
 public:
   llvm::StringRef name() const override { return "fusion"; }

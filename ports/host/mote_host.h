@@ -45,9 +45,11 @@ typedef struct mote_host_thread_pool {
   int64_t count;
   int64_t chunk;
   int64_t next; /* next index to hand out (atomic) */
-  uint64_t generation;
-  uint32_t active;
-  int stop;
+  uint64_t generation; /* bumped for each job (atomic) */
+  uint32_t active;     /* workers still in the job (atomic) */
+  uint32_t sleeping;   /* workers waiting on `wake` (under `mutex`) */
+  int caller_sleeping; /* the caller waits on `idle` (under `mutex`) */
+  int stop;            /* (atomic) */
 } mote_host_thread_pool;
 
 /* Starts `thread_count` - 1 workers (`thread_count` 0 means one per online

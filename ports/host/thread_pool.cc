@@ -3,8 +3,14 @@
 // One job at a time: the caller publishes (body, context, count), wakes the
 // workers, takes chunks of indices itself, and waits until every worker has
 // left the job. Indices are handed out with an atomic counter, so each runs
-// exactly once whatever the scheduling. Workers sleep on a condition
-// variable between jobs; nothing is allocated after init.
+// exactly once whatever the scheduling. Nothing is allocated after init.
+//
+// A model's ops come one after another, each a job of a few microseconds to
+// milliseconds: waking a sleeping thread costs tens of microseconds, more
+// than a small job. So workers and the caller first spin for a while on the
+// atomics (as XNNPACK's pthreadpool does) and only then sleep on a
+// condition variable; the mutex orders sleeping against waking, so no wake
+// is lost.
 #include <unistd.h>
 
 #include "mote_host.h"
@@ -22,23 +28,53 @@ void run_chunks(mote_host_thread_pool *pool) {
   }
 }
 
+/// Polls of a flag before sleeping: about 100 microseconds.
+constexpr int kSpins = 20000;
+
+inline void cpu_relax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  __asm__ __volatile__("yield");
+#else
+  __asm__ __volatile__("" ::: "memory");
+#endif
+}
+
+/// Waits until the pool's generation differs from `seen` or it stops;
+/// returns the generation.
+uint64_t wait_for_job(mote_host_thread_pool *pool, uint64_t seen) {
+  for (int spin = 0; spin < kSpins; ++spin) {
+    uint64_t generation = __atomic_load_n(&pool->generation, __ATOMIC_ACQUIRE);
+    if (generation != seen || __atomic_load_n(&pool->stop, __ATOMIC_ACQUIRE))
+      return generation;
+    cpu_relax();
+  }
+  pthread_mutex_lock(&pool->mutex);
+  ++pool->sleeping;
+  while (!__atomic_load_n(&pool->stop, __ATOMIC_ACQUIRE) &&
+         __atomic_load_n(&pool->generation, __ATOMIC_ACQUIRE) == seen)
+    pthread_cond_wait(&pool->wake, &pool->mutex);
+  --pool->sleeping;
+  pthread_mutex_unlock(&pool->mutex);
+  return __atomic_load_n(&pool->generation, __ATOMIC_ACQUIRE);
+}
+
 void *worker_main(void *argument) {
   mote_host_thread_pool *pool = static_cast<mote_host_thread_pool *>(argument);
   uint64_t seen = 0;
-  pthread_mutex_lock(&pool->mutex);
   for (;;) {
-    while (!pool->stop && pool->generation == seen)
-      pthread_cond_wait(&pool->wake, &pool->mutex);
-    if (pool->stop)
+    seen = wait_for_job(pool, seen);
+    if (__atomic_load_n(&pool->stop, __ATOMIC_ACQUIRE))
       break;
-    seen = pool->generation;
-    pthread_mutex_unlock(&pool->mutex);
     run_chunks(pool);
-    pthread_mutex_lock(&pool->mutex);
-    if (--pool->active == 0)
-      pthread_cond_signal(&pool->idle);
+    if (__atomic_sub_fetch(&pool->active, 1, __ATOMIC_ACQ_REL) == 0) {
+      pthread_mutex_lock(&pool->mutex);
+      if (pool->caller_sleeping)
+        pthread_cond_signal(&pool->idle);
+      pthread_mutex_unlock(&pool->mutex);
+    }
   }
-  pthread_mutex_unlock(&pool->mutex);
   return nullptr;
 }
 
@@ -70,6 +106,8 @@ extern "C" mote_status mote_host_thread_pool_init(mote_host_thread_pool *pool,
   pool->next = 0;
   pool->generation = 0;
   pool->active = 0;
+  pool->sleeping = 0;
+  pool->caller_sleeping = 0;
   pool->stop = 0;
   pthread_mutex_init(&pool->mutex, nullptr);
   pthread_mutex_init(&pool->submit, nullptr);
@@ -89,7 +127,7 @@ extern "C" void mote_host_thread_pool_deinit(mote_host_thread_pool *pool) {
   if (!pool)
     return;
   pthread_mutex_lock(&pool->mutex);
-  pool->stop = 1;
+  __atomic_store_n(&pool->stop, 1, __ATOMIC_RELEASE);
   pthread_cond_broadcast(&pool->wake);
   pthread_mutex_unlock(&pool->mutex);
   for (uint32_t i = 0; i < pool->started; ++i)
@@ -118,23 +156,36 @@ extern "C" void mote_host_parallel_for(void *user, mote_task_fn body, void *cont
   // A few chunks per thread balances uneven work without an atomic per index.
   int64_t threads = pool->started + 1;
   int64_t chunk = count / (threads * 4);
-  pthread_mutex_lock(&pool->mutex);
+  // Workers only read the job after seeing the new generation, and the
+  // previous job ended with every worker out of it.
   pool->body = body;
   pool->context = context;
   pool->count = count;
   pool->chunk = chunk < 1 ? 1 : chunk;
-  pool->next = 0;
-  pool->active = pool->started;
-  ++pool->generation;
-  pthread_cond_broadcast(&pool->wake);
+  __atomic_store_n(&pool->next, 0, __ATOMIC_RELAXED);
+  __atomic_store_n(&pool->active, pool->started, __ATOMIC_RELAXED);
+  pthread_mutex_lock(&pool->mutex);
+  __atomic_add_fetch(&pool->generation, 1, __ATOMIC_RELEASE);
+  if (pool->sleeping)
+    pthread_cond_broadcast(&pool->wake);
   pthread_mutex_unlock(&pool->mutex);
 
   run_chunks(pool);
 
-  pthread_mutex_lock(&pool->mutex);
-  while (pool->active != 0)
-    pthread_cond_wait(&pool->idle, &pool->mutex);
-  pthread_mutex_unlock(&pool->mutex);
+  bool done = false;
+  for (int spin = 0; spin < kSpins && !done; ++spin) {
+    done = __atomic_load_n(&pool->active, __ATOMIC_ACQUIRE) == 0;
+    if (!done)
+      cpu_relax();
+  }
+  if (!done) {
+    pthread_mutex_lock(&pool->mutex);
+    pool->caller_sleeping = 1;
+    while (__atomic_load_n(&pool->active, __ATOMIC_ACQUIRE) != 0)
+      pthread_cond_wait(&pool->idle, &pool->mutex);
+    pool->caller_sleeping = 0;
+    pthread_mutex_unlock(&pool->mutex);
+  }
   pthread_mutex_unlock(&pool->submit);
 }
 
