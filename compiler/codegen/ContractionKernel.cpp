@@ -63,8 +63,13 @@ DotTiling registerTiling(const llvm::Triple &triple, const target::TargetSpec *s
   if (registers.bytes < bytes)
     return {1, 4, 4}; // 16 scalar accumulators
   const unsigned lanes = registers.bytes / bytes;
+  // 24 accumulators as 8 rows of 3 vectors: per k step 3 rhs vectors and 8
+  // broadcasts. On x86-64 with AVX-512 it beat 6 x 4 (512^3 GEMM 1.57 ->
+  // 1.28 ms, transformer layer 1.61 -> 1.37 ms) and 4 x 6, 10 x 2, 12 x 2:
+  // fewer rhs lines stream through per multiply, and 8 divides more row
+  // counts than 6.
   if (registers.count >= 32)
-    return {lanes, 6, 4}; // 24 accumulators
+    return {lanes, 8, 3};
   if (registers.count >= 16)
     return {lanes, 4, 2};
   return {lanes, 2, 2};
