@@ -54,15 +54,6 @@ struct ContractionPlan {
   OperandStrides result;
 };
 
-/// Where a contraction's result lives when not in an array of its own: the
-/// stride of each result dimension and the offset of element 0 (in
-/// elements). An output fusion ending in a pad writes the interior of the
-/// padded array.
-struct ResultPlacement {
-  llvm::SmallVector<int64_t, 4> strides;
-  int64_t base = 0;
-};
-
 /// Drops outer dimensions of size 1, and merges the innermost outer
 /// dimension into the rows while every array steps over it exactly as a
 /// further run of rows would (a 1x1 convolution's output rows, a dot's lhs

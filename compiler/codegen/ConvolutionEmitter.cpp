@@ -37,7 +37,7 @@ struct Direction {
 };
 
 bool planConvolution(const hlo::Instruction &instruction, ContractionPlan &plan,
-                     std::string *why, const ResultPlacement *placement) {
+                     std::string *why) {
   auto fail = [&](const char *message) {
     if (why)
       *why = message;
@@ -79,10 +79,7 @@ bool planConvolution(const hlo::Instruction &instruction, ContractionPlan &plan,
 
   llvm::SmallVector<int64_t, 4> in = rowMajorStrides(input.dims());
   llvm::SmallVector<int64_t, 4> k = rowMajorStrides(kernel.dims());
-  llvm::SmallVector<int64_t, 4> out =
-      placement ? placement->strides : rowMajorStrides(result.dims());
-  if (out.size() != size_t(result.rank()))
-    return fail("result placement of another rank");
+  llvm::SmallVector<int64_t, 4> out = rowMajorStrides(result.dims());
 
   llvm::SmallVector<Direction, 6> directions;
   directions.push_back({result.dim(numbers.outputBatchDimension), in[numbers.inputBatchDimension],
@@ -107,7 +104,6 @@ bool planConvolution(const hlo::Instruction &instruction, ContractionPlan &plan,
 
   plan = ContractionPlan();
   plan.type = type;
-  plan.result.base = placement ? placement->base : 0;
   // Negative padding crops: the window starts that far into the input.
   for (size_t d = 0; d < spatial; ++d)
     plan.operand[0].base -= window[d].paddingLow * in[numbers.inputSpatialDimensions[d]];
@@ -156,14 +152,14 @@ bool planConvolution(const hlo::Instruction &instruction, ContractionPlan &plan,
 } // namespace
 
 bool isTiledConvolution(const hlo::Instruction &instruction, std::string *why,
-                        ContractionPlan *plan, const ResultPlacement *placement) {
+                        ContractionPlan *plan) {
   ContractionPlan own;
-  return planConvolution(instruction, plan ? *plan : own, why, placement);
+  return planConvolution(instruction, plan ? *plan : own, why);
 }
 
 void FunctionEmitter::emitConvolution(const hlo::Instruction &instruction) {
   ContractionPlan plan;
-  if (!planConvolution(instruction, plan, nullptr, nullptr))
+  if (!planConvolution(instruction, plan, nullptr))
     return emitElementalLoop(instruction);
   emitPlannedContraction(instruction, plan);
 }

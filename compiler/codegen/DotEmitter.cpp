@@ -17,8 +17,7 @@ using hlo::PrimitiveType;
 
 namespace {
 
-bool planDot(const hlo::Instruction &instruction, ContractionPlan &plan, std::string *why,
-             const ResultPlacement *placement) {
+bool planDot(const hlo::Instruction &instruction, ContractionPlan &plan, std::string *why) {
   auto fail = [&](const char *message) {
     if (why)
       *why = message;
@@ -69,11 +68,7 @@ bool planDot(const hlo::Instruction &instruction, ContractionPlan &plan, std::st
   plan.type = type;
   const int64_t rank = result.rank();
   const int64_t outerRank = rank >= 2 ? rank - 2 : 0;
-  llvm::SmallVector<int64_t, 4> ownStrides =
-      placement ? placement->strides : rowMajorStrides(result.dims());
-  if (static_cast<int64_t>(ownStrides.size()) != rank || ownStrides[rank - 1] != 1)
-    return fail("the result has no contiguous last dimension");
-  plan.result.base = placement ? placement->base : 0;
+  llvm::SmallVector<int64_t, 4> ownStrides = rowMajorStrides(result.dims());
   for (int64_t d = 0; d < outerRank; ++d) {
     plan.outerDims.push_back(result.dim(d));
     plan.operand[0].outer.push_back(resultStrides[d].first);
@@ -101,15 +96,14 @@ bool planDot(const hlo::Instruction &instruction, ContractionPlan &plan, std::st
 
 } // namespace
 
-bool isTiledDot(const hlo::Instruction &instruction, std::string *why, ContractionPlan *plan,
-                const ResultPlacement *placement) {
+bool isTiledDot(const hlo::Instruction &instruction, std::string *why, ContractionPlan *plan) {
   ContractionPlan own;
-  return planDot(instruction, plan ? *plan : own, why, placement);
+  return planDot(instruction, plan ? *plan : own, why);
 }
 
 void FunctionEmitter::emitDot(const hlo::Instruction &instruction) {
   ContractionPlan plan;
-  if (!planDot(instruction, plan, nullptr, nullptr))
+  if (!planDot(instruction, plan, nullptr))
     return emitElementalLoop(instruction);
   emitPlannedContraction(instruction, plan);
 }

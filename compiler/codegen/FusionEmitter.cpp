@@ -61,23 +61,6 @@ const hlo::Instruction *fusedContraction(const hlo::Instruction &fusion) {
   return nullptr;
 }
 
-/// The pad an output fusion ends in, if it does: the contraction's result
-/// chain is its operand and the kernel writes the interior.
-const hlo::Instruction *rootPad(const hlo::Instruction &fusion) {
-  const hlo::Instruction *root = fusion.calledComputation(0)->root();
-  return root->opcode() == Opcode::Pad ? root : nullptr;
-}
-
-/// Where the contraction's elements sit in the fusion's result: row-major
-/// in the padded array, shifted by the low edges.
-ResultPlacement placementInside(const hlo::Instruction &pad) {
-  ResultPlacement placement;
-  placement.strides = rowMajorStrides(pad.shape().dims());
-  for (auto [d, dim] : llvm::enumerate(pad.attributes().padding))
-    placement.base += dim.low * placement.strides[d];
-  return placement;
-}
-
 /// Whether the kernel can compute `contraction` with `plan` inside
 /// `fusion`: it reads its operands from buffers (they are parameters of the
 /// fusion, not values generated inside it), and the runs of finished
@@ -85,12 +68,7 @@ ResultPlacement placementInside(const hlo::Instruction &pad) {
 /// dimension (the columns are all of it).
 bool fitsOutputFusion(const hlo::Instruction &fusion, const hlo::Instruction &contraction,
                       const ContractionPlan &plan) {
-  const hlo::Instruction *pad = rootPad(fusion);
-  if (pad && llvm::any_of(pad->attributes().padding, [](const hlo::PaddingDimension &dim) {
-        return dim.low < 0 || dim.high < 0 || dim.interior != 0;
-      }))
-    return false;
-  llvm::ArrayRef<int64_t> dims = pad ? pad->operand(0)->shape().dims() : fusion.shape().dims();
+  llvm::ArrayRef<int64_t> dims = fusion.shape().dims();
   return llvm::all_of(contraction.operands(),
                       [](const hlo::Instruction *operand) {
                         return operand->opcode() == Opcode::Parameter;
@@ -103,14 +81,9 @@ bool fitsOutputFusion(const hlo::Instruction &fusion, const hlo::Instruction &co
 
 llvm::Value *FunctionEmitter::readFused(FusedValues &values, const hlo::Instruction &operand,
                                         IndexRef index) {
-  if (&operand == values.stored) {
-    llvm::SmallVector<llvm::Value *, 4> at(index.begin(), index.end());
-    for (auto [d, shift] : llvm::enumerate(values.storedShift))
-      if (shift)
-        at[d] = builder_.CreateAdd(at[d], llvm::ConstantInt::get(indexType_, shift));
+  if (&operand == values.stored)
     return loadElement(builder_, operand.shape().elementType(),
-                       elementAddress(values.fusion, values.storedAt, at));
-  }
+                       elementAddress(values.fusion, values.storedAt, index));
   switch (operand.opcode()) {
   case Opcode::Parameter: {
     auto number = static_cast<size_t>(operand.attributes().parameterNumber);
@@ -144,14 +117,9 @@ void FunctionEmitter::emitFusion(const hlo::Instruction &fusion) {
     return;
   if (const hlo::Instruction *contraction = fusedContraction(fusion)) {
     ContractionPlan plan;
-    const hlo::Instruction *pad = rootPad(fusion);
-    ResultPlacement inside;
-    if (pad)
-      inside = placementInside(*pad);
-    const ResultPlacement *placement = pad ? &inside : nullptr;
     const bool tiled = contraction->opcode() == Opcode::Dot
-                           ? isTiledDot(*contraction, nullptr, &plan, placement)
-                           : isTiledConvolution(*contraction, nullptr, &plan, placement);
+                           ? isTiledDot(*contraction, nullptr, &plan)
+                           : isTiledConvolution(*contraction, nullptr, &plan);
     if (tiled && fitsOutputFusion(fusion, *contraction, plan))
       return emitOutputFusion(fusion, *contraction, plan);
     // Otherwise the contraction is generated element by element like the
@@ -178,22 +146,12 @@ void FunctionEmitter::emitOutputFusion(const hlo::Instruction &fusion,
                                        const hlo::Instruction &contraction,
                                        const ContractionPlan &plan) {
   const BufferSlice &out = assignment_.slice(&fusion);
-  const hlo::Instruction *pad = rootPad(fusion);
-  // The value stored at each element the kernel computes: the root, or the
-  // operand of the pad the fusion ends in.
-  const hlo::Instruction &result = pad ? *pad->operand(0) : *fusion.calledComputation(0)->root();
+  const hlo::Instruction &root = *fusion.calledComputation(0)->root();
   llvm::ArrayRef<int64_t> dims = fusion.shape().dims();
-  llvm::SmallVector<int64_t, 4> shift(dims.size(), 0);
-  if (pad) {
-    for (auto [d, dim] : llvm::enumerate(pad->attributes().padding))
-      shift[d] = dim.low;
-    emitOutlined(fusion, [&] { emitPadEdges(fusion, *pad, address(out)); });
-  }
   auto operandBuffer = [&](size_t i) {
     auto number = static_cast<size_t>(contraction.operand(i)->attributes().parameterNumber);
     return address(assignment_.slice(fusion.operand(number)));
   };
-
   llvm::Triple triple(module_.getTargetTriple());
   double work = 2.0 * double(plan.rows) * double(plan.columns);
   for (int64_t dim : plan.outerDims)
@@ -203,14 +161,12 @@ void FunctionEmitter::emitOutputFusion(const hlo::Instruction &fusion,
   emitParallel(fusion, contractionSplitExtent(plan, triple, target_), work,
                [&](llvm::Value *begin, llvm::Value *end) {
     llvm::Value *base = address(out);
-    // Rewrites a run of `count` stored elements from element `offset` of
-    // the fusion's result on, in place: each reads the contraction's value
-    // where it was stored.
+    // Rewrites a run of `count` stored elements from element `offset` on,
+    // in place: each reads the contraction's value where it was stored.
     auto epilogue = [&](llvm::Value *offset, int64_t count) {
       FusedValues values{fusion};
       values.stored = &contraction;
       values.storedAt = base;
-      values.storedShift = shift;
       auto reader = [&](const hlo::Instruction &operand, IndexRef index) {
         return readFused(values, operand, index);
       };
@@ -220,64 +176,21 @@ void FunctionEmitter::emitOutputFusion(const hlo::Instruction &fusion,
       // last index moves.
       llvm::SmallVector<llvm::Value *, 4> first =
           emitDelinearize(builder_, indexType_, dims, offset);
-      llvm::SmallVector<llvm::Value *, 4> firstInside(first);
-      for (auto [d, amount] : llvm::enumerate(shift))
-        if (amount)
-          firstInside[d] = builder_.CreateSub(first[d], llvm::ConstantInt::get(indexType_, amount));
       emitCountedLoop(
           builder_, llvm::ConstantInt::get(indexType_, count),
           [&](llvm::Value *i) {
-            llvm::SmallVector<llvm::Value *, 4> at = first, inside = firstInside;
-            at.back() = builder_.CreateAdd(first.back(), i);
-            inside.back() = builder_.CreateAdd(firstInside.back(), i);
-            storeElement(builder_, fusion.shape().elementType(), elemental.emit(result, inside),
-                         elementAddress(fusion, base, at));
+            llvm::SmallVector<llvm::Value *, 4> index = first;
+            index.back() = builder_.CreateAdd(first.back(), i);
+            storeElement(builder_, fusion.shape().elementType(), elemental.emit(root, index),
+                         elementAddress(fusion, base, index));
           },
           "e");
     };
-    // A pad of the contraction itself has nothing to rewrite.
     emitContraction(builder_, indexType_, plan, triple, target_, operandBuffer(0),
                     operandBuffer(1), base,
                     [&](llvm::Type *type) { return createLocal(type, "sum"); }, begin, end,
-                    &result == &contraction ? ContractionEpilogue() : ContractionEpilogue(epilogue));
+                    epilogue);
   });
-}
-
-void FunctionEmitter::emitPadEdges(const hlo::Instruction &fusion, const hlo::Instruction &pad,
-                                   llvm::Value *base) {
-  FusedValues values{fusion};
-  auto reader = [&](const hlo::Instruction &operand, IndexRef index) {
-    return readFused(values, operand, index);
-  };
-  ElementalEmitter elemental(builder_, indexType_, reader);
-  values.elemental = &elemental;
-  llvm::Value *padValue = reader(*pad.operand(1), {});
-  llvm::ArrayRef<int64_t> dims = pad.shape().dims();
-  llvm::ArrayRef<int64_t> inner = pad.operand(0)->shape().dims();
-  const std::vector<hlo::PaddingDimension> &padding = pad.attributes().padding;
-  const size_t minor = dims.size() - 1;
-  auto index = [&](int64_t value) { return llvm::ConstantInt::get(indexType_, value); };
-  // Rows along the minor dimension: a row outside the interior in any other
-  // dimension is all edge; one inside has edges at its two ends only.
-  emitLoopNest(builder_, indexType_, dims.drop_back(), [&](IndexRef outer) {
-    llvm::Value *inside = builder_.getTrue();
-    for (size_t d = 0; d < minor; ++d)
-      inside = builder_.CreateAnd(
-          inside, builder_.CreateAnd(
-                      builder_.CreateICmpSGE(outer[d], index(padding[d].low)),
-                      builder_.CreateICmpSLT(outer[d], index(padding[d].low + inner[d]))));
-    auto fill = [&](llvm::Value *from, llvm::Value *count) {
-      emitCountedLoop(builder_, count, [&](llvm::Value *i) {
-        llvm::SmallVector<llvm::Value *, 4> at(outer.begin(), outer.end());
-        at.push_back(builder_.CreateAdd(from, i));
-        storeElement(builder_, pad.shape().elementType(), padValue,
-                     elementAddress(fusion, base, at));
-      }, "edge");
-    };
-    const int64_t high = padding[minor].low + inner[minor];
-    fill(index(0), builder_.CreateSelect(inside, index(padding[minor].low), index(dims[minor])));
-    fill(index(high), builder_.CreateSelect(inside, index(dims[minor] - high), index(0)));
-  }, "edges");
 }
 
 } // namespace mote::codegen
