@@ -275,6 +275,11 @@ private:
     emitCountedLoop(
         b_, rest,
         [&](llvm::Value *t) { emitTile(row, rows, add(restBegin, t), 1, 1, kBlockIndex); }, "js");
+    // The rewrite waits for the whole strip of tiles: reading a vector right
+    // after storing it can stall (no store-to-load forwarding of the widest
+    // vectors on some cores), and the strip is still in the first-level cache.
+    if (epilogue_)
+      emitEpilogue(row, rows, begin, width, kBlockIndex);
   }
 
   /// The value of operand `side` for tile row `r`, vector `v` at k offset
@@ -392,13 +397,11 @@ private:
       for (unsigned v = 0; v < vectors; ++v)
         b_.CreateAlignedStore(b_.CreateLoad(type, sums[r * vectors + v]), outAddress(r, v),
                               alignment());
-    if (epilogue_)
-      emitEpilogue(row, rows, column, int64_t(vectors) * lanes, kBlockIndex);
   }
 
-  /// The output fusion's code over a stored tile, once its sums are final
-  /// (after the last k block).
-  void emitEpilogue(llvm::Value *row, unsigned rows, llvm::Value *column, int64_t columns,
+  /// The output fusion's code over `rows` stored rows from `column` on,
+  /// once their sums are final (after the last k block).
+  void emitEpilogue(llvm::Value *row, unsigned rows, llvm::Value *column, llvm::Value *columns,
                     llvm::Value *kBlockIndex) {
     llvm::BasicBlock *done = nullptr;
     if (kBlockIndex) {

@@ -74,14 +74,14 @@ int64_t contractionSplitExtent(const ContractionPlan &plan, const llvm::Triple &
 /// starting at element `offset` of `out` (contiguous, along the columns) is
 /// stored, while it is still in the first-level cache, to emit code that
 /// rewrites them in place.
-using ContractionEpilogue = llvm::function_ref<void(llvm::Value *offset, int64_t count)>;
+using ContractionEpilogue = llvm::function_ref<void(llvm::Value *offset, llvm::Value *count)>;
 
 /// Emits `plan` at the builder's position, reading `lhs` and `rhs` and
 /// writing `out` (element pointers); `local` makes a stack slot in the
 /// function's entry block. The tile shape follows the target's vector
 /// registers (`spec` may be null: the triple's baseline). With `splitBegin`
 /// and `splitEnd`, only that range of the split loop is computed. With an
-/// `epilogue`, every finished tile row goes through it.
+/// `epilogue`, every finished row of a strip of tiles goes through it.
 void emitContraction(llvm::IRBuilderBase &builder, llvm::Type *indexType,
                      const ContractionPlan &plan, const llvm::Triple &triple,
                      const target::TargetSpec *spec, llvm::Value *lhs, llvm::Value *rhs,

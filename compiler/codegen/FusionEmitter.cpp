@@ -9,9 +9,9 @@
 // repeat work.
 //
 // An output fusion (kOutput) has a dot or convolution at its heart: the
-// register-tiled kernel computes it, and each tile row it stores is
-// rewritten in place by the fused elementwise ops (bias, activation,
-// residual) while it is still in the first-level cache, so the
+// register-tiled kernel computes it, and each row of a strip of tiles it
+// stores is rewritten in place by the fused elementwise ops (bias,
+// activation, residual) while it is still in the first-level cache, so the
 // contraction's result never has a buffer of its own.
 //
 //===----------------------------------------------------------------------===//
@@ -163,7 +163,7 @@ void FunctionEmitter::emitOutputFusion(const hlo::Instruction &fusion,
     llvm::Value *base = address(out);
     // Rewrites a run of `count` stored elements from element `offset` on,
     // in place: each reads the contraction's value where it was stored.
-    auto epilogue = [&](llvm::Value *offset, int64_t count) {
+    auto epilogue = [&](llvm::Value *offset, llvm::Value *count) {
       FusedValues values{fusion};
       values.stored = &contraction;
       values.storedAt = base;
@@ -177,7 +177,7 @@ void FunctionEmitter::emitOutputFusion(const hlo::Instruction &fusion,
       llvm::SmallVector<llvm::Value *, 4> first =
           emitDelinearize(builder_, indexType_, dims, offset);
       emitCountedLoop(
-          builder_, llvm::ConstantInt::get(indexType_, count),
+          builder_, count,
           [&](llvm::Value *i) {
             llvm::SmallVector<llvm::Value *, 4> index = first;
             index.back() = builder_.CreateAdd(first.back(), i);
