@@ -464,6 +464,15 @@ void coalesceRows(ContractionPlan &plan) {
   }
 }
 
+double contractionWork(const ContractionPlan &plan) {
+  double work = 2.0 * double(plan.rows) * double(plan.columns);
+  for (int64_t dim : plan.outerDims)
+    work *= double(dim);
+  for (int64_t dim : plan.contractingDims)
+    work *= double(dim);
+  return work;
+}
+
 int64_t contractionSplitExtent(const ContractionPlan &plan, const llvm::Triple &triple,
                                const target::TargetSpec *spec) {
   return splitExtentOf(plan, chooseTiling(triple, spec, plan.type, plan.columns));
@@ -473,8 +482,7 @@ void emitContraction(llvm::IRBuilderBase &builder, llvm::Type *indexType,
                      const ContractionPlan &plan, const llvm::Triple &triple,
                      const target::TargetSpec *spec, llvm::Value *lhs, llvm::Value *rhs,
                      llvm::Value *out, llvm::function_ref<llvm::AllocaInst *(llvm::Type *)> local,
-                     llvm::Value *splitBegin, llvm::Value *splitEnd,
-                     ContractionEpilogue epilogue) {
+                     llvm::Value *splitBegin, llvm::Value *splitEnd, ContractionEpilogue epilogue) {
   ContractionKernel kernel(builder, indexType, plan, chooseTiling(triple, spec, plan.type, plan.columns));
   kernel.emit(lhs, rhs, out, local, splitBegin, splitEnd, epilogue);
 }

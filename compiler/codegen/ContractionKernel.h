@@ -64,6 +64,9 @@ void coalesceRows(ContractionPlan &plan);
 /// Strides of a row-major array of `dims`.
 llvm::SmallVector<int64_t, 4> rowMajorStrides(llvm::ArrayRef<int64_t> dims);
 
+/// Arithmetic operations of `plan` (a multiply and an add per product).
+double contractionWork(const ContractionPlan &plan);
+
 /// The extent of the loop that tasks share out (the first outer dimension,
 /// else the row tiles): emitContraction with [begin, end) of it computes
 /// exactly that part of the result.

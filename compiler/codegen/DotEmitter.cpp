@@ -114,11 +114,7 @@ void FunctionEmitter::emitPlannedContraction(const hlo::Instruction &instruction
   if (out.kind == BufferSlice::Kind::Empty)
     return;
   llvm::Triple triple(module_.getTargetTriple());
-  double work = 2.0 * double(plan.rows) * double(plan.columns);
-  for (int64_t dim : plan.outerDims)
-    work *= double(dim);
-  for (int64_t dim : plan.contractingDims)
-    work *= double(dim);
+  const double work = contractionWork(plan);
   emitParallel(instruction, contractionSplitExtent(plan, triple, target_), work,
                [&](llvm::Value *begin, llvm::Value *end) {
                  emitContraction(builder_, indexType_, plan, triple, target_,

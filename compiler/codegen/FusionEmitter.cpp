@@ -153,44 +153,40 @@ void FunctionEmitter::emitOutputFusion(const hlo::Instruction &fusion,
     return address(assignment_.slice(fusion.operand(number)));
   };
   llvm::Triple triple(module_.getTargetTriple());
-  double work = 2.0 * double(plan.rows) * double(plan.columns);
-  for (int64_t dim : plan.outerDims)
-    work *= double(dim);
-  for (int64_t dim : plan.contractingDims)
-    work *= double(dim);
-  emitParallel(fusion, contractionSplitExtent(plan, triple, target_), work,
-               [&](llvm::Value *begin, llvm::Value *end) {
-    llvm::Value *base = address(out);
-    // Rewrites a run of `count` stored elements from element `offset` on,
-    // in place: each reads the contraction's value where it was stored.
-    auto epilogue = [&](llvm::Value *offset, llvm::Value *count) {
-      FusedValues values{fusion};
-      values.stored = &contraction;
-      values.storedAt = base;
-      auto reader = [&](const hlo::Instruction &operand, IndexRef index) {
-        return readFused(values, operand, index);
-      };
-      ElementalEmitter elemental(builder_, indexType_, reader);
-      values.elemental = &elemental;
-      // The run lies along the minor dimension (fitsOutputFusion): only the
-      // last index moves.
-      llvm::SmallVector<llvm::Value *, 4> first =
-          emitDelinearize(builder_, indexType_, dims, offset);
-      emitCountedLoop(
-          builder_, count,
-          [&](llvm::Value *i) {
-            llvm::SmallVector<llvm::Value *, 4> index = first;
-            index.back() = builder_.CreateAdd(first.back(), i);
-            storeElement(builder_, fusion.shape().elementType(), elemental.emit(root, index),
-                         elementAddress(fusion, base, index));
-          },
-          "e");
-    };
-    emitContraction(builder_, indexType_, plan, triple, target_, operandBuffer(0),
-                    operandBuffer(1), base,
-                    [&](llvm::Type *type) { return createLocal(type, "sum"); }, begin, end,
-                    epilogue);
-  });
+  const double work = contractionWork(plan);
+  emitParallel(
+      fusion, contractionSplitExtent(plan, triple, target_), work,
+      [&](llvm::Value *begin, llvm::Value *end) {
+        llvm::Value *base = address(out);
+        // Rewrites a run of `count` stored elements from element `offset` on,
+        // in place: each reads the contraction's value where it was stored.
+        auto epilogue = [&](llvm::Value *offset, llvm::Value *count) {
+          FusedValues values{fusion};
+          values.stored = &contraction;
+          values.storedAt = base;
+          auto reader = [&](const hlo::Instruction &operand, IndexRef index) {
+            return readFused(values, operand, index);
+          };
+          ElementalEmitter elemental(builder_, indexType_, reader);
+          values.elemental = &elemental;
+          // The run lies along the minor dimension (fitsOutputFusion): only the
+          // last index moves.
+          llvm::SmallVector<llvm::Value *, 4> first =
+              emitDelinearize(builder_, indexType_, dims, offset);
+          emitCountedLoop(
+              builder_, count,
+              [&](llvm::Value *i) {
+                llvm::SmallVector<llvm::Value *, 4> index = first;
+                index.back() = builder_.CreateAdd(first.back(), i);
+                storeElement(builder_, fusion.shape().elementType(), elemental.emit(root, index),
+                             elementAddress(fusion, base, index));
+              },
+              "e");
+        };
+        emitContraction(
+            builder_, indexType_, plan, triple, target_, operandBuffer(0), operandBuffer(1), base,
+            [&](llvm::Type *type) { return createLocal(type, "sum"); }, begin, end, epilogue);
+      });
 }
 
 } // namespace mote::codegen

@@ -71,8 +71,8 @@ void FunctionEmitter::emitParallel(
     llvm::Value *index = task->getArg(1);
     llvm::Value *total = builder_.getInt64(extent);
     auto share = [&](llvm::Value *i) {
-      llvm::Value *bound = builder_.CreateUDiv(builder_.CreateNUWMul(i, total),
-                                               builder_.getInt64(tasks));
+      llvm::Value *bound =
+          builder_.CreateUDiv(builder_.CreateNUWMul(i, total), builder_.getInt64(tasks));
       return builder_.CreateZExtOrTrunc(bound, indexType_);
     };
     callRange(opPointers(op), share(index),

@@ -402,7 +402,7 @@ private:
     // The fusion stands for its root, whose name it takes over (the root's
     // clone inside got a fresh one, and the root itself goes away).
     auto fusion = makeInstruction(Opcode::Fusion, root->name().str(), root->shape(), operands);
-    fusion->mutableAttributes().fusionKind = group.contraction              ? "kOutput"
+    fusion->mutableAttributes().fusionKind = group.contraction                  ? "kOutput"
                                              : root->opcode() == Opcode::Reduce ? "kInput"
                                                                                 : "kLoop";
     fusion->addCalledComputation(callee);

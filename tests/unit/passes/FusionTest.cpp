@@ -179,8 +179,8 @@ ENTRY %main (a: f32[8,16], w: f32[16,4], bias: f32[4], r: f32[8,4]) -> f32[8,4] 
   const hlo::Instruction *root = module->entry()->root();
   REQUIRE(root->opcode() == Opcode::Fusion);
   CHECK(root->attributes().fusionKind == "kOutput");
-  CHECK(fusedOpcodes(*root) == std::vector<std::string>{"add", "add", "broadcast", "dot",
-                                                        "logistic", "multiply"});
+  CHECK(fusedOpcodes(*root) ==
+        std::vector<std::string>{"add", "add", "broadcast", "dot", "logistic", "multiply"});
   // The kernel reads its operands from buffers: the transpose is stored.
   CHECK(find(*module, "t")->opcode() == Opcode::Transpose);
   // Partial sums reach the result before the rewrite reads r.
