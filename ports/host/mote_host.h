@@ -44,9 +44,8 @@ typedef struct mote_host_thread_pool {
   void *context;
   int64_t count;
   int64_t chunk;
-  int64_t next; /* next index to hand out (atomic) */
-  uint64_t generation; /* bumped for each job (atomic) */
-  uint32_t active;     /* workers still in the job (atomic) */
+  uint64_t claim;      /* job number << 32 | next index to hand out (atomic) */
+  int64_t completed;   /* indices of the current job that have run (atomic) */
   uint32_t sleeping;   /* workers waiting on `wake` (under `mutex`) */
   int caller_sleeping; /* the caller waits on `idle` (under `mutex`) */
   int stop;            /* (atomic) */

@@ -39,9 +39,11 @@ TEST_CASE("parallel_for covers every index exactly once for any pool size") {
     CHECK(mote_host_thread_pool_size(&pool) == threads);
     for (int64_t count : {0, 1, 2, 7, 64, 1000, 100003})
       check_every_index_once(&pool, count);
-    // Many small jobs back to back: no job may leak into the next.
-    for (int round = 0; round < 200; ++round)
-      check_every_index_once(&pool, 5 + round % 17);
+    // Many small jobs back to back, growing and shrinking: no job may leak
+    // into the next (a worker still finishing one job must not claim
+    // indices against the next one's count).
+    for (int round = 0; round < 3000; ++round)
+      check_every_index_once(&pool, 2 + (round * 7919) % 97);
     mote_host_thread_pool_deinit(&pool);
   }
 }
