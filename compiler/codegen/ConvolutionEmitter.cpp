@@ -161,7 +161,7 @@ void FunctionEmitter::emitConvolution(const hlo::Instruction &instruction) {
   ContractionPlan plan;
   if (!planConvolution(instruction, plan, nullptr))
     return emitElementalLoop(instruction);
-  emitPlannedContraction(instruction, plan);
+  emitPlannedContraction(instruction, plan, *instruction.operand(0), *instruction.operand(1));
 }
 
 } // namespace mote::codegen

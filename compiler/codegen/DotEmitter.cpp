@@ -105,23 +105,25 @@ void FunctionEmitter::emitDot(const hlo::Instruction &instruction) {
   ContractionPlan plan;
   if (!planDot(instruction, plan, nullptr))
     return emitElementalLoop(instruction);
-  emitPlannedContraction(instruction, plan);
+  emitPlannedContraction(instruction, plan, *instruction.operand(0), *instruction.operand(1));
 }
 
 void FunctionEmitter::emitPlannedContraction(const hlo::Instruction &instruction,
-                                             const ContractionPlan &plan) {
+                                             const ContractionPlan &plan,
+                                             const hlo::Instruction &lhs,
+                                             const hlo::Instruction &rhs,
+                                             ContractionEpilogue epilogue) {
   const BufferSlice &out = assignment_.slice(&instruction);
   if (out.kind == BufferSlice::Kind::Empty)
     return;
   llvm::Triple triple(module_.getTargetTriple());
-  const double work = contractionWork(plan);
-  emitParallel(instruction, contractionSplitExtent(plan, triple, target_), work,
+  emitParallel(instruction, contractionSplitExtent(plan, triple, target_), contractionWork(plan),
                [&](llvm::Value *begin, llvm::Value *end) {
-                 emitContraction(builder_, indexType_, plan, triple, target_,
-                                 address(assignment_.slice(instruction.operand(0))),
-                                 address(assignment_.slice(instruction.operand(1))), address(out),
-                                 [&](llvm::Type *type) { return createLocal(type, "sum"); }, begin,
-                                 end);
+                 emitContraction(
+                     builder_, indexType_, plan, triple, target_, address(assignment_.slice(&lhs)),
+                     address(assignment_.slice(&rhs)), address(out),
+                     [&](llvm::Type *type) { return createLocal(type, "sum"); }, begin, end,
+                     epilogue);
                });
 }
 

@@ -575,8 +575,13 @@ public:
   void emitTopK(const hlo::Instruction &instruction);
   void emitDot(const hlo::Instruction &instruction);
   void emitConvolution(const hlo::Instruction &instruction);
-  /// A dot or convolution as the register-tiled contraction `plan`.
-  void emitPlannedContraction(const hlo::Instruction &instruction, const ContractionPlan &plan);
+  /// A dot or convolution as the register-tiled contraction `plan` of the
+  /// buffers of `lhs` and `rhs` into the buffer of `instruction` (the
+  /// contraction itself, or the output fusion around it, whose `epilogue`
+  /// rewrites what the kernel stores).
+  void emitPlannedContraction(const hlo::Instruction &instruction, const ContractionPlan &plan,
+                              const hlo::Instruction &lhs, const hlo::Instruction &rhs,
+                              ContractionEpilogue epilogue = nullptr);
   void emitFusion(const hlo::Instruction &fusion);
   /// A fusion of a tiled dot or convolution and the elementwise ops over its
   /// result (FusionEmitter.cpp).
@@ -586,6 +591,7 @@ public:
   /// other fused instructions generated in place (each generated once per
   /// index and block), and `stored` (if set) read back from `storedAt`.
   struct FusedValues {
+    explicit FusedValues(const hlo::Instruction &fusion) : fusion(fusion) {}
     const hlo::Instruction &fusion;
     ElementalEmitter *elemental = nullptr;
     const hlo::Instruction *stored = nullptr;

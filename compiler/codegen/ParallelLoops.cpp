@@ -49,7 +49,7 @@ void FunctionEmitter::emitParallel(
   // them, so handing work out stores nothing: ops nested in other functions
   // have no call to share and run where they are.
   if (extent < 2 || work < kParallelWork || !threadsAllowed() || !env_ ||
-      function_ != entryFunction_ || !sliceArguments_.empty())
+      function_ != entryFunction_)
     return callRange(opPointers(op), llvm::ConstantInt::get(indexType_, 0),
                      llvm::ConstantInt::get(indexType_, extent));
 
