@@ -107,7 +107,71 @@ bool splitsRowTiles(const ContractionPlan &plan) {
 int64_t rowTileCount(const ContractionPlan &plan, const DotTiling &tiling) {
   return (plan.rows + tiling.rows - 1) / tiling.rows;
 }
-int64_t splitExtentOf(const ContractionPlan &plan, const DotTiling &tiling) {
+
+/// How a matrix product whose rhs does not vary along the rows (a dot, a
+/// 1x1 convolution) is cut when its rhs is packed: the columns into panels
+/// one register tile wide, the row tiles into chunks. A unit of work is one
+/// panel of one chunk: for each k block it copies the panel's block of the
+/// rhs into a contiguous buffer sized for the first-level cache, then runs
+/// the chunk's row tiles over it. Tasks share out units rather than row
+/// tiles, so each rhs block is read from memory once per chunk instead of
+/// once per row tile, and a row-major rhs whose rows are a power of two
+/// apart (which maps a tile's k run onto a handful of cache sets) becomes
+/// one sequential run. 512^3 f32 GEMM on AVX-512: 1.33 -> 1.14 ms on one
+/// thread, 0.67 -> 0.63 ms on two.
+struct PackedSchedule {
+  bool enabled = false;
+  int64_t panelColumns = 0; ///< NR
+  int64_t kBlock = 0;       ///< k steps per packed block
+  int64_t chunkTiles = 0;   ///< row tiles per chunk
+  int64_t panels = 0, chunks = 0;
+  int64_t units() const { return panels * chunks; }
+};
+
+PackedSchedule packedSchedule(const ContractionPlan &plan, const DotTiling &tiling,
+                              const llvm::Triple &triple) {
+  PackedSchedule schedule;
+  const OperandStrides &rhs = plan.operand[1];
+  const int64_t rowTiles = rowTileCount(plan, tiling);
+  const int64_t panelColumns = int64_t(tiling.vectors) * tiling.lanes;
+  const int64_t elementBytes = hlo::bitWidth(plan.type) / 8;
+  // 32-bit targets are microcontrollers: their products are small and their
+  // stacks too small for the buffer.
+  if (!triple.isArch64Bit() || tiling.lanes < 2 || !splitsRowTiles(plan) ||
+      plan.contractingDims.size() != 1 || rhs.column != 1 || rhs.row != 0 ||
+      plan.columns < panelColumns)
+    return schedule;
+  // Packing pays when each panel feeds many row tiles and the rhs would not
+  // stay in the first-level cache anyway. Below that (the transformer
+  // layer's 128-row products, MobileNetV2's 1x1 convolutions with 14 KiB of
+  // weights) it measured 1-7% slower than reading the rhs in place.
+  constexpr int64_t kMinRowTiles = 32;
+  constexpr int64_t kMinRhsBytes = 128 * 1024;
+  if (rowTiles < kMinRowTiles ||
+      plan.contractingDims[0] * plan.columns * elementBytes < kMinRhsBytes)
+    return schedule;
+  // A 24 KiB panel block: it and the tile being computed fit the
+  // first-level cache (128 k steps of 48 f32 columns on AVX-512).
+  constexpr int64_t kPanelBytes = 24 * 1024;
+  schedule.enabled = true;
+  schedule.panelColumns = panelColumns;
+  schedule.kBlock = std::min(plan.contractingDims[0],
+                             std::max<int64_t>(1, kPanelBytes / (panelColumns * elementBytes)));
+  schedule.panels = (plan.columns + panelColumns - 1) / panelColumns;
+  // Chunks of up to 64 row tiles (each panel block is packed once per
+  // chunk), halved until there are enough units to balance two threads.
+  int64_t chunkTiles = 64;
+  while (chunkTiles > 8 && schedule.panels * ((rowTiles + chunkTiles - 1) / chunkTiles) < 16)
+    chunkTiles /= 2;
+  schedule.chunkTiles = std::min(chunkTiles, rowTiles);
+  schedule.chunks = (rowTiles + schedule.chunkTiles - 1) / schedule.chunkTiles;
+  return schedule;
+}
+
+int64_t splitExtentOf(const ContractionPlan &plan, const DotTiling &tiling,
+                      const PackedSchedule &packed) {
+  if (packed.enabled)
+    return packed.units();
   return splitsRowTiles(plan) ? rowTileCount(plan, tiling) : outermostExtent(plan.outerDims);
 }
 
@@ -115,8 +179,9 @@ int64_t splitExtentOf(const ContractionPlan &plan, const DotTiling &tiling) {
 class ContractionKernel {
 public:
   ContractionKernel(llvm::IRBuilderBase &builder, llvm::Type *indexType,
-                    const ContractionPlan &plan, const DotTiling &tiling)
-      : b_(builder), indexType_(indexType), plan_(plan), tiling_(tiling),
+                    const ContractionPlan &plan, const DotTiling &tiling,
+                    const PackedSchedule &packed)
+      : b_(builder), indexType_(indexType), plan_(plan), tiling_(tiling), packed_(packed),
         element_(plan.type == PrimitiveType::F64 ? b_.getDoubleTy() : b_.getFloatTy()) {}
 
   /// Emits the contraction of `lhs` and `rhs` into `out`; `local` makes a
@@ -124,7 +189,7 @@ public:
   /// The extent of the loop tasks split: the first outer dimension, else
   /// the row tiles.
   bool splitsRows() const { return splitsRowTiles(plan_); }
-  int64_t splitExtent() const { return splitExtentOf(plan_, tiling_); }
+  int64_t splitExtent() const { return splitExtentOf(plan_, tiling_, packed_); }
   int64_t rowTiles() const { return rowTileCount(plan_, tiling_); }
 
   void emit(llvm::Value *lhs, llvm::Value *rhs, llvm::Value *out,
@@ -136,6 +201,8 @@ public:
       splitBegin = index(0);
       splitEnd = index(splitExtent());
     }
+    if (packed_.enabled)
+      return emitPackedUnits(lhs, rhs, out, splitBegin, splitEnd);
     if (splitsRows()) {
       tileBegin_ = splitBegin;
       tileEnd_ = splitEnd;
@@ -205,6 +272,114 @@ private:
   }
   llvm::Align alignment() { return llvm::Align(element_->getPrimitiveSizeInBits() / 8); }
 
+  /// Units [begin, end) of the packed schedule (see PackedSchedule).
+  void emitPackedUnits(llvm::Value *lhs, llvm::Value *rhs, llvm::Value *out, llvm::Value *begin,
+                       llvm::Value *end) {
+    if (plan_.rows == 0 || plan_.columns == 0)
+      return;
+    base_[0] = gep(lhs, index(plan_.operand[0].base));
+    base_[1] = gep(rhs, index(plan_.operand[1].base));
+    base_[2] = gep(out, index(plan_.result.base));
+    outOffset_ = index(plan_.result.base);
+    blockK_ = packed_.kBlock;
+    chunkEpilogue_ = true;
+    panelBuffer_ = local_(llvm::ArrayType::get(element_, blockK_ * packed_.panelColumns));
+    panelBuffer_->setAlignment(llvm::Align(64));
+    const int64_t width = packed_.panelColumns;
+    const int64_t fullPanels = plan_.columns / width;
+    const int64_t kBlocks = (plan_.contractingDims[0] + blockK_ - 1) / blockK_;
+    emitCountedLoop(
+        b_, b_.CreateSub(end, begin),
+        [&](llvm::Value *u) {
+          llvm::Value *unit = add(begin, u);
+          llvm::Value *panel = b_.CreateUDiv(unit, index(packed_.chunks));
+          llvm::Value *chunk = b_.CreateURem(unit, index(packed_.chunks));
+          llvm::Value *columnBegin = mul(panel, width);
+          llvm::Value *columnEnd = b_.CreateBinaryIntrinsic(
+              llvm::Intrinsic::umin, add(columnBegin, index(width)), index(plan_.columns));
+          tileBegin_ = mul(chunk, packed_.chunkTiles);
+          tileEnd_ = b_.CreateBinaryIntrinsic(
+              llvm::Intrinsic::umin, add(tileBegin_, index(packed_.chunkTiles)), index(rowTiles()));
+          auto blocks = [&](bool pack) {
+            packing_ = pack;
+            emitCountedLoop(
+                b_, index(kBlocks),
+                [&](llvm::Value *kb) {
+                  if (pack)
+                    emitPack(columnBegin, kb);
+                  emitRows(columnBegin, columnEnd, kb);
+                },
+                "kb");
+            packing_ = false;
+          };
+          if (fullPanels == packed_.panels) {
+            blocks(true);
+          } else {
+            // The last panel is narrower than a tile: it reads the rhs in place.
+            llvm::Function *function = b_.GetInsertBlock()->getParent();
+            auto *full = llvm::BasicBlock::Create(b_.getContext(), "panel.full", function);
+            auto *narrow = llvm::BasicBlock::Create(b_.getContext(), "panel.narrow", function);
+            auto *done = llvm::BasicBlock::Create(b_.getContext(), "panel.done", function);
+            b_.CreateCondBr(b_.CreateICmpULT(panel, index(fullPanels)), full, narrow);
+            b_.SetInsertPoint(full);
+            blocks(true);
+            b_.CreateBr(done);
+            b_.SetInsertPoint(narrow);
+            blocks(false);
+            b_.CreateBr(done);
+            b_.SetInsertPoint(done);
+          }
+          if (epilogue_)
+            emitChunkEpilogue(columnBegin, b_.CreateSub(columnEnd, columnBegin));
+        },
+        "unit");
+  }
+
+  /// The alignment of every vector in the panel buffer: the buffer is
+  /// 64-byte aligned, its k steps a panel width apart.
+  llvm::Align panelAlignment() const {
+    const uint64_t bytes = element_->getPrimitiveSizeInBits() / 8;
+    return llvm::commonAlignment(llvm::Align(64), packed_.panelColumns * bytes);
+  }
+
+  /// Copies k block `kBlockIndex` of the rhs panel starting at `column`
+  /// into the panel buffer, k step by k step.
+  void emitPack(llvm::Value *column, llvm::Value *kBlockIndex) {
+    const unsigned lanes = tiling_.lanes;
+    const int64_t width = packed_.panelColumns;
+    llvm::Value *kBegin = mul(kBlockIndex, blockK_);
+    llvm::Value *kEnd = b_.CreateBinaryIntrinsic(llvm::Intrinsic::umin, add(kBegin, index(blockK_)),
+                                                 index(plan_.contractingDims[0]));
+    const int64_t kStride = plan_.operand[1].contracting[0];
+    emitCountedLoop(
+        b_, b_.CreateSub(kEnd, kBegin),
+        [&](llvm::Value *k) {
+          llvm::Value *source = gep(base_[1], add(mul(add(kBegin, k), kStride), column));
+          llvm::Value *target = gep(panelBuffer_, mul(k, width));
+          for (int64_t c = 0; c < width; c += lanes)
+            b_.CreateAlignedStore(
+                b_.CreateAlignedLoad(vectorType(lanes), gep(source, index(c)), alignment()),
+                gep(target, index(c)), panelAlignment());
+        },
+        "kpack");
+  }
+
+  /// The output fusion over the rows of the current chunk, columns
+  /// [column, column + columns), once they are final (after the last k
+  /// block): the chunk was just written and is still in cache.
+  void emitChunkEpilogue(llvm::Value *column, llvm::Value *columns) {
+    llvm::Value *rowBegin = mul(tileBegin_, tiling_.rows);
+    llvm::Value *rowEnd = b_.CreateBinaryIntrinsic(llvm::Intrinsic::umin,
+                                                   mul(tileEnd_, tiling_.rows), index(plan_.rows));
+    emitCountedLoop(
+        b_, b_.CreateSub(rowEnd, rowBegin),
+        [&](llvm::Value *r) {
+          llvm::Value *row = add(rowBegin, r);
+          epilogue_(add(outOffset_, add(mul(row, plan_.result.row), column)), columns);
+        },
+        "erow");
+  }
+
   /// A single row (a matrix-vector product, or the rows left over) spends
   /// the whole tile's accumulators on one row: enough independent sums to
   /// hide the latency of the adds.
@@ -256,7 +431,12 @@ private:
     emitCountedLoop(
         b_, full,
         [&](llvm::Value *t) {
+          // A packed unit has one full tile per row tile; the leftover
+          // single rows read the rhs in place.
+          if (packing_ && rows == tiling_.rows && tileColumns == packed_.panelColumns)
+            panel_ = panelBuffer_;
           emitTile(row, rows, add(begin, mul(t, tileColumns)), vectors, lanes, kBlockIndex);
+          panel_ = nullptr;
         },
         "jr");
     llvm::Value *rest = b_.CreateSub(width, mul(full, tileColumns));
@@ -278,7 +458,7 @@ private:
     // The rewrite waits for the whole strip of tiles: reading a vector right
     // after storing it can stall (no store-to-load forwarding of the widest
     // vectors on some cores), and the strip is still in the first-level cache.
-    if (epilogue_)
+    if (epilogue_ && !chunkEpilogue_)
       emitEpilogue(row, rows, begin, width, kBlockIndex);
   }
 
@@ -331,6 +511,7 @@ private:
         sums.push_back(sum);
       }
 
+    llvm::Value *kPanel = nullptr; // the k step's offset in the panel buffer
     auto body = [&](llvm::Value *kOffset[2]) {
       // Operands that do not move along a direction are loaded once.
       llvm::SmallVector<llvm::Value *, 32> values[2];
@@ -341,6 +522,9 @@ private:
             if ((r > 0 && strides.row == 0) || (v > 0 && strides.column == 0))
               values[side].push_back(values[side][(strides.row == 0 ? 0 : r) * vectors +
                                                   (strides.column == 0 ? 0 : v)]);
+            else if (side == 1 && panel_)
+              values[side].push_back(b_.CreateAlignedLoad(
+                  type, gep(panel_, add(kPanel, index(v * lanes))), panelAlignment()));
             else
               values[side].push_back(loadOperand(side, row, column, r, v, lanes, kOffset[side]));
           }
@@ -349,7 +533,8 @@ private:
       // for hardware prefetchers: ask for the line a few k steps ahead.
       for (int side = 0; side < 2; ++side) {
         const OperandStrides &strides = plan_.operand[side];
-        if (lanes == 1 || strides.column != 1 || strides.row != 0 || strides.contracting.empty())
+        if (lanes == 1 || strides.column != 1 || strides.row != 0 || strides.contracting.empty() ||
+            (side == 1 && panel_))
           continue;
         llvm::Value *ahead =
             add(add(kOffset[side], index(kPrefetchDistance * strides.contracting.back())), column);
@@ -375,6 +560,7 @@ private:
           b_, b_.CreateSub(kEnd, kBegin),
           [&](llvm::Value *k) {
             llvm::Value *kk = add(kBegin, k);
+            kPanel = mul(k, packed_.panelColumns);
             llvm::Value *kOffset[2] = {mul(kk, plan_.operand[0].contracting[0]),
                                        mul(kk, plan_.operand[1].contracting[0])};
             body(kOffset);
@@ -424,6 +610,7 @@ private:
   llvm::Type *indexType_;
   const ContractionPlan &plan_;
   DotTiling tiling_;
+  PackedSchedule packed_;
   llvm::Type *element_;
   llvm::function_ref<llvm::AllocaInst *(llvm::Type *)> local_;
   ContractionEpilogue epilogue_;
@@ -431,6 +618,10 @@ private:
   int64_t blockK_ = 0;
   llvm::Value *tileBegin_ = nullptr, *tileEnd_ = nullptr; ///< row tiles of this share
   static constexpr int64_t kPrefetchDistance = 8;
+  llvm::AllocaInst *panelBuffer_ = nullptr; ///< one k block of a packed panel
+  bool packing_ = false;                    ///< the tiles being emitted read panelBuffer_
+  llvm::Value *panel_ = nullptr;            ///< panelBuffer_ while emitting a packed tile
+  bool chunkEpilogue_ = false;              ///< the epilogue runs per unit, not per strip
   llvm::Value *base_[3] = {};
 };
 
@@ -475,7 +666,8 @@ double contractionWork(const ContractionPlan &plan) {
 
 int64_t contractionSplitExtent(const ContractionPlan &plan, const llvm::Triple &triple,
                                const target::TargetSpec *spec) {
-  return splitExtentOf(plan, chooseTiling(triple, spec, plan.type, plan.columns));
+  const DotTiling tiling = chooseTiling(triple, spec, plan.type, plan.columns);
+  return splitExtentOf(plan, tiling, packedSchedule(plan, tiling, triple));
 }
 
 void emitContraction(llvm::IRBuilderBase &builder, llvm::Type *indexType,
@@ -483,7 +675,8 @@ void emitContraction(llvm::IRBuilderBase &builder, llvm::Type *indexType,
                      const target::TargetSpec *spec, llvm::Value *lhs, llvm::Value *rhs,
                      llvm::Value *out, llvm::function_ref<llvm::AllocaInst *(llvm::Type *)> local,
                      llvm::Value *splitBegin, llvm::Value *splitEnd, ContractionEpilogue epilogue) {
-  ContractionKernel kernel(builder, indexType, plan, chooseTiling(triple, spec, plan.type, plan.columns));
+  const DotTiling tiling = chooseTiling(triple, spec, plan.type, plan.columns);
+  ContractionKernel kernel(builder, indexType, plan, tiling, packedSchedule(plan, tiling, triple));
   kernel.emit(lhs, rhs, out, local, splitBegin, splitEnd, epilogue);
 }
 
