@@ -60,13 +60,14 @@ def generate_models(out_dir, names):
 def prepare_mote(motec, model, features, work):
     """check, eval (the reference), compile for the host, report sizes."""
     engines.run([motec, "check", model.hlo])
+    target = ["--target=x86_64-linux-gnu"] + ([f"--features={features}"] if features else [])
+    # Evaluated for the same target, whose dot sums may fuse multiply-adds.
     reference = os.path.join(work, f"{model.name}-reference.npy")
-    argv = [motec, "eval", model.hlo, "--output", reference]
+    argv = [motec, "eval", model.hlo, "--output", reference] + target
     for path in model.inputs:
         argv += ["--input", path]
     engines.run(argv)
     model.reference = np.load(reference).astype(np.float64)
-    target = ["--target=x86_64-linux-gnu"] + ([f"--features={features}"] if features else [])
     model.package = os.path.join(work, f"{model.name}.mote")
     engines.run([motec, "compile", model.hlo, "-o", model.package] + target)
     report = json.loads(engines.run([motec, "report", model.hlo, "--json"] + target))

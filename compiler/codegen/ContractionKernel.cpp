@@ -547,8 +547,8 @@ private:
       }
       for (size_t t = 0; t < sums.size(); ++t) {
         llvm::Value *current = b_.CreateLoad(type, sums[t]);
-        llvm::Value *product = b_.CreateFMul(values[0][t], values[1][t]);
-        b_.CreateStore(b_.CreateFAdd(current, product), sums[t]);
+        b_.CreateStore(emitMultiplyAdd(b_, current, values[0][t], values[1][t], plan_.fused),
+                       sums[t]);
       }
     };
 
@@ -626,6 +626,25 @@ private:
 };
 
 } // namespace
+
+eval::ContractionArithmetic contractionArithmetic(const target::TargetSpec &spec) {
+  eval::ContractionArithmetic arithmetic;
+  arithmetic.fusedF32 = target::hasFusedMultiplyAdd(spec, 32);
+  arithmetic.fusedF64 = target::hasFusedMultiplyAdd(spec, 64);
+  return arithmetic;
+}
+
+bool isFused(eval::ContractionArithmetic arithmetic, PrimitiveType type) {
+  return (type == PrimitiveType::F32 && arithmetic.fusedF32) ||
+         (type == PrimitiveType::F64 && arithmetic.fusedF64);
+}
+
+llvm::Value *emitMultiplyAdd(llvm::IRBuilderBase &builder, llvm::Value *sum, llvm::Value *x,
+                             llvm::Value *y, bool fused) {
+  if (fused)
+    return builder.CreateIntrinsic(llvm::Intrinsic::fma, {sum->getType()}, {x, y, sum});
+  return builder.CreateFAdd(sum, builder.CreateFMul(x, y));
+}
 
 llvm::SmallVector<int64_t, 4> rowMajorStrides(llvm::ArrayRef<int64_t> dims) {
   llvm::SmallVector<int64_t, 4> strides(dims.size(), 1);

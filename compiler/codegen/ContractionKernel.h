@@ -13,15 +13,17 @@
 /// registers while the contracting loops run, so each operand element loaded
 /// feeds many multiplies. Every result element still sees exactly the
 /// reference evaluator's arithmetic: it starts at +0 and, for the
-/// contracting indices in row-major order, adds one rounded product at a
-/// time (a separate multiply and add, never a fused one, the lhs value
-/// always multiplying from the left). Only which elements are computed
-/// together changes, so results stay bit-identical to the elemental path.
+/// contracting indices in row-major order, adds one product at a time, as a
+/// rounded multiply and a rounded add or as one fused multiply-add where the
+/// target has it (eval::ContractionArithmetic). Only which elements are
+/// computed together changes, so results stay bit-identical to the
+/// elemental path.
 ///
 //===----------------------------------------------------------------------===//
 #ifndef MOTE_CODEGEN_CONTRACTIONKERNEL_H
 #define MOTE_CODEGEN_CONTRACTIONKERNEL_H
 
+#include "eval/Evaluator.h"
 #include "hlo/PrimitiveType.h"
 #include "target/Target.h"
 
@@ -45,6 +47,7 @@ struct OperandStrides {
 /// contracting loop nest (outermost first).
 struct ContractionPlan {
   hlo::PrimitiveType type = hlo::PrimitiveType::F32; ///< f32 or f64, all three arrays
+  bool fused = false;                                ///< products added by fused multiply-adds
   llvm::SmallVector<int64_t, 4> outerDims;
   int64_t rows = 1, columns = 1;
   llvm::SmallVector<int64_t, 4> contractingDims;
@@ -53,6 +56,18 @@ struct ContractionPlan {
   /// (column == 1) so tiles store as vectors.
   OperandStrides result;
 };
+
+/// The target's arithmetic for dot and convolution sums: fused for each
+/// float width the target has a fused multiply-add instruction for.
+eval::ContractionArithmetic contractionArithmetic(const target::TargetSpec &spec);
+
+/// Whether sums in `type` (the accumulation type) are fused under `arithmetic`.
+bool isFused(eval::ContractionArithmetic arithmetic, hlo::PrimitiveType type);
+
+/// sum + x * y: one fused multiply-add (llvm.fma) or a rounded multiply and
+/// a rounded add, never left for LLVM to choose.
+llvm::Value *emitMultiplyAdd(llvm::IRBuilderBase &builder, llvm::Value *sum, llvm::Value *x,
+                             llvm::Value *y, bool fused);
 
 /// Drops outer dimensions of size 1, and merges the innermost outer
 /// dimension into the rows while every array steps over it exactly as a

@@ -117,13 +117,15 @@ void FunctionEmitter::emitPlannedContraction(const hlo::Instruction &instruction
   if (out.kind == BufferSlice::Kind::Empty)
     return;
   llvm::Triple triple(module_.getTargetTriple());
+  ContractionPlan arithmeticPlan = plan;
+  arithmeticPlan.fused = isFused(contraction_, plan.type);
   emitParallel(instruction, contractionSplitExtent(plan, triple, target_), contractionWork(plan),
                [&](llvm::Value *begin, llvm::Value *end) {
                  emitContraction(
-                     builder_, indexType_, plan, triple, target_, address(assignment_.slice(&lhs)),
-                     address(assignment_.slice(&rhs)), address(out),
-                     [&](llvm::Type *type) { return createLocal(type, "sum"); }, begin, end,
-                     epilogue);
+                     builder_, indexType_, arithmeticPlan, triple, target_,
+                     address(assignment_.slice(&lhs)), address(assignment_.slice(&rhs)),
+                     address(out), [&](llvm::Type *type) { return createLocal(type, "sum"); },
+                     begin, end, epilogue);
                });
 }
 

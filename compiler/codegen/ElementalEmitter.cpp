@@ -466,7 +466,7 @@ ValueList ElementalEmitter::emitScalarComputation(const hlo::Computation &comput
   auto reader = [&](const hlo::Instruction &operand, IndexRef) -> llvm::Value * {
     return values[&operand][0];
   };
-  ElementalEmitter scalar(builder_, indexType_, reader);
+  ElementalEmitter scalar(builder_, indexType_, reader, contraction_);
   for (const auto &owned : computation.instructions()) {
     const hlo::Instruction &instruction = *owned;
     switch (instruction.opcode()) {

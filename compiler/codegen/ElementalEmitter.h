@@ -19,6 +19,7 @@
 #ifndef MOTE_CODEGEN_ELEMENTALEMITTER_H
 #define MOTE_CODEGEN_ELEMENTALEMITTER_H
 
+#include "eval/Evaluator.h"
 #include "hlo/Computation.h"
 #include "hlo/Instruction.h"
 
@@ -41,8 +42,10 @@ public:
   using OperandReader =
       llvm::function_ref<llvm::Value *(const hlo::Instruction &operand, IndexRef index)>;
 
-  ElementalEmitter(llvm::IRBuilderBase &builder, llvm::Type *indexType, OperandReader read)
-      : builder_(builder), indexType_(indexType), read_(read) {}
+  /// Dots and convolutions add their products as `contraction` says.
+  ElementalEmitter(llvm::IRBuilderBase &builder, llvm::Type *indexType, OperandReader read,
+                   eval::ContractionArithmetic contraction)
+      : builder_(builder), indexType_(indexType), read_(read), contraction_(contraction) {}
 
   /// The element of `instruction`'s result at `index`. Call only when
   /// isElemental(instruction).
@@ -92,6 +95,7 @@ private:
   llvm::IRBuilderBase &builder_;
   llvm::Type *indexType_;
   OperandReader read_;
+  eval::ContractionArithmetic contraction_;
 };
 
 /// The bits bitcast-convert reinterprets: the logical width, except that

@@ -6,15 +6,17 @@
 //  - dot and convolution accumulate products in the evaluator's accumulation
 //    type (c128 or c64 if any side is complex, f64 if any side is f64, else
 //    f32 for floats, u32/u64 wrapping for integers), starting from zero, one
-//    multiply and one add at a time (complex products with the evaluator's
-//    plain formula, no Annex G recovery), and convert to the result type
-//    once;
+//    multiply and one add at a time, or one fused multiply-add where the
+//    ContractionArithmetic fuses the type (complex products with the
+//    evaluator's plain formula, no Annex G recovery), and convert to the
+//    result type once;
 //  - reduce and reduce-window fold acc = f(acc, x) from the init value in
 //    row-major order (reduce-window skips padding and dilation holes).
 //
 //===----------------------------------------------------------------------===//
 
 #include "codegen/ComplexOps.h"
+#include "codegen/ContractionKernel.h"
 #include "codegen/ElementTypes.h"
 #include "codegen/ElementalEmitter.h"
 #include "codegen/LoopNest.h"
@@ -77,8 +79,9 @@ llvm::Value *fromAccumulator(llvm::IRBuilderBase &b, PrimitiveType acc, Primitiv
   return emitConvertOp(b, acc, to, value);
 }
 
-llvm::Value *multiplyAdd(llvm::IRBuilderBase &b, PrimitiveType acc, llvm::Value *sum,
-                         llvm::Value *x, llvm::Value *y) {
+llvm::Value *multiplyAdd(llvm::IRBuilderBase &b, PrimitiveType acc,
+                         eval::ContractionArithmetic contraction, llvm::Value *sum, llvm::Value *x,
+                         llvm::Value *y) {
   if (hlo::isComplex(acc)) {
     Complex s = splitComplex(b, sum), p = splitComplex(b, x), q = splitComplex(b, y);
     llvm::Value *re = b.CreateFSub(b.CreateFMul(p.re, q.re), b.CreateFMul(p.im, q.im));
@@ -86,7 +89,7 @@ llvm::Value *multiplyAdd(llvm::IRBuilderBase &b, PrimitiveType acc, llvm::Value 
     return joinComplex(b, {b.CreateFAdd(s.re, re), b.CreateFAdd(s.im, im)});
   }
   if (hlo::isFloatingPoint(acc))
-    return b.CreateFAdd(sum, b.CreateFMul(x, y));
+    return emitMultiplyAdd(b, sum, x, y, isFused(contraction, acc));
   return b.CreateAdd(sum, b.CreateMul(x, y));
 }
 
@@ -133,7 +136,7 @@ llvm::Value *ElementalEmitter::emitDot(const hlo::Instruction &instruction, Inde
         llvm::Value *x = toAccumulator(builder_, lhsType, acc, read_(lhs, lhsIndex));
         llvm::Value *y = toAccumulator(builder_, rhsType, acc, read_(rhs, rhsIndex));
         llvm::Value *current = builder_.CreateLoad(sum->getAllocatedType(), sum);
-        builder_.CreateStore(multiplyAdd(builder_, acc, current, x, y), sum);
+        builder_.CreateStore(multiplyAdd(builder_, acc, contraction_, current, x, y), sum);
       },
       "k");
   return fromAccumulator(builder_, acc, resultType,
@@ -305,7 +308,7 @@ llvm::Value *ElementalEmitter::emitConvolution(const hlo::Instruction &instructi
         x = builder_.CreateSelect(inside, x, zeroValue(builder_, acc));
         llvm::Value *y = toAccumulator(builder_, kernelType, acc, read_(kernel, kernelIndex));
         llvm::Value *current = builder_.CreateLoad(sum->getAllocatedType(), sum);
-        builder_.CreateStore(multiplyAdd(builder_, acc, current, x, y), sum);
+        builder_.CreateStore(multiplyAdd(builder_, acc, contraction_, current, x, y), sum);
         builder_.CreateBr(next);
         builder_.SetInsertPoint(next);
       },

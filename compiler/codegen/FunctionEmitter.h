@@ -90,6 +90,9 @@ public:
 
   /// The target the code is for; only tuning depends on it (may be null).
   void setTarget(const target::TargetSpec *spec) { target_ = spec; }
+  /// How dots and convolutions add their products (the target's choice,
+  /// contractionArithmetic(); separate multiplies and adds by default).
+  void setContraction(eval::ContractionArithmetic contraction) { contraction_ = contraction; }
 
   /// Loads the argument, result and scratch pointers of a mote_call into
   /// the current function's; returns its env pointer.
@@ -361,7 +364,7 @@ public:
                    auto reader = [this](const hlo::Instruction &operand, IndexRef index) {
                      return readElement(operand, index);
                    };
-                   ElementalEmitter elemental(builder_, indexType_, reader);
+                   ElementalEmitter elemental(builder_, indexType_, reader, contraction_);
                    emitRootLoop(instruction, instruction, address(out), elemental, reader,
                                 {begin, end});
                  });
@@ -639,6 +642,7 @@ private:
   llvm::SmallVector<std::pair<BufferSlice, llvm::Value *>, 8> sliceArguments_;
   llvm::DenseMap<const hlo::Instruction *, llvm::GlobalVariable *> constants_;
   const target::TargetSpec *target_ = nullptr;
+  eval::ContractionArithmetic contraction_;
 };
 
 } // namespace mote::codegen

@@ -136,7 +136,7 @@ void FunctionEmitter::emitFusion(const hlo::Instruction &fusion) {
     auto reader = [&](const hlo::Instruction &operand, IndexRef index) {
       return readFused(values, operand, index);
     };
-    ElementalEmitter elemental(builder_, indexType_, reader);
+    ElementalEmitter elemental(builder_, indexType_, reader, contraction_);
     values.elemental = &elemental;
     emitRootLoop(root, fusion, address(out), elemental, reader, {begin, end});
   });
@@ -157,7 +157,7 @@ void FunctionEmitter::emitOutputFusion(const hlo::Instruction &fusion,
     auto reader = [&](const hlo::Instruction &operand, IndexRef index) {
       return readFused(values, operand, index);
     };
-    ElementalEmitter elemental(builder_, indexType_, reader);
+    ElementalEmitter elemental(builder_, indexType_, reader, contraction_);
     values.elemental = &elemental;
     // The run lies along the minor dimension (fitsOutputFusion): only the
     // last index moves.

@@ -108,7 +108,8 @@ llvm::Error checkCodegenSupport(const hlo::Module &module, const passes::Schedul
 
 llvm::Error emitEntryFunction(const hlo::Module &hloModule, const passes::Schedule &schedule,
                               const passes::BufferAssignment &assignment, llvm::StringRef prefix,
-                              llvm::Module &module, const target::TargetSpec *target) {
+                              llvm::Module &module, const target::TargetSpec *target,
+                              eval::ContractionArithmetic contraction) {
   if (llvm::Error error = checkCodegenSupport(hloModule, schedule))
     return error;
   llvm::LLVMContext &context = module.getContext();
@@ -123,6 +124,7 @@ llvm::Error emitEntryFunction(const hlo::Module &hloModule, const passes::Schedu
   function->addFnAttr(llvm::Attribute::NoSync);
   FunctionEmitter emitter(schedule, assignment, module, function);
   emitter.setTarget(target);
+  emitter.setContraction(contraction);
   emitter.emit(*hloModule.entry());
   return llvm::Error::success();
 }

@@ -11,6 +11,7 @@
 #ifndef MOTE_CODEGEN_IREMITTER_H
 #define MOTE_CODEGEN_IREMITTER_H
 
+#include "eval/Evaluator.h"
 #include "passes/BufferAssignment.h"
 #include "passes/Schedule.h"
 #include "target/Target.h"
@@ -31,9 +32,13 @@ llvm::Error checkCodegenSupport(const hlo::Module &module, const passes::Schedul
 /// Adds `<prefix>_entry` to `module` (whose data layout and triple are set).
 /// `target`, when given, lets kernels use the CPU's vector registers beyond
 /// the triple's baseline (e.g. AVX2, RVV); the code is correct either way.
+/// Dots and convolutions add their products as `contraction` says, which
+/// must be what the target can do (contractionArithmetic(*target)): a fused
+/// multiply-add the target lacks would become a call to libm's fma.
 llvm::Error emitEntryFunction(const hlo::Module &hloModule, const passes::Schedule &schedule,
                               const passes::BufferAssignment &assignment, llvm::StringRef prefix,
-                              llvm::Module &module, const target::TargetSpec *target = nullptr);
+                              llvm::Module &module, const target::TargetSpec *target = nullptr,
+                              eval::ContractionArithmetic contraction = {});
 
 } // namespace mote::codegen
 

@@ -30,7 +30,7 @@ void FunctionEmitter::emitMultiOutputReduce(const hlo::Instruction &instruction)
     auto reader = [this](const hlo::Instruction &operand, IndexRef index) {
       return readElement(operand, index);
     };
-    ElementalEmitter scalar(builder_, indexType_, reader);
+    ElementalEmitter scalar(builder_, indexType_, reader, contraction_);
     const hlo::Computation &reducer = *instruction.calledComputation(0);
     llvm::SmallVector<llvm::AllocaInst *, 4> accumulators;
     llvm::SmallVector<llvm::Value *, 4> bases;
@@ -87,7 +87,7 @@ void FunctionEmitter::emitMultiOutputReduceWindow(const hlo::Instruction &instru
     auto reader = [this](const hlo::Instruction &operand, IndexRef index) {
       return readElement(operand, index);
     };
-    ElementalEmitter scalar(builder_, indexType_, reader);
+    ElementalEmitter scalar(builder_, indexType_, reader, contraction_);
     const hlo::Computation &reducer = *instruction.calledComputation(0);
     llvm::SmallVector<llvm::AllocaInst *, 4> accumulators;
     llvm::SmallVector<llvm::Value *, 4> bases;

@@ -59,7 +59,7 @@ void FunctionEmitter::emitScatter(const hlo::Instruction &instruction) {
     auto reader = [this](const hlo::Instruction &operand, IndexRef index) {
       return readElement(operand, index);
     };
-    ElementalEmitter scalar(builder_, indexType_, reader);
+    ElementalEmitter scalar(builder_, indexType_, reader, contraction_);
     const hlo::Computation &combiner = *instruction.calledComputation(0);
     const bool isSigned = hlo::isSignedInteger(indicesShape.elementType());
     llvm::Type *i64 = builder_.getInt64Ty();

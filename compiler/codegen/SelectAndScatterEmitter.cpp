@@ -37,7 +37,7 @@ void FunctionEmitter::emitSelectAndScatter(const hlo::Instruction &instruction) 
     auto reader = [this](const hlo::Instruction &value, IndexRef index) {
       return readElement(value, index);
     };
-    ElementalEmitter scalar(builder_, indexType_, reader);
+    ElementalEmitter scalar(builder_, indexType_, reader, contraction_);
     const hlo::Computation &select = *instruction.calledComputation(0);
     const hlo::Computation &scatter = *instruction.calledComputation(1);
     const hlo::Window &window = instruction.attributes().window;

@@ -48,7 +48,7 @@ void FunctionEmitter::emitSort(const hlo::Instruction &instruction) {
     auto reader = [this](const hlo::Instruction &operand, IndexRef index) {
       return readElement(operand, index);
     };
-    ElementalEmitter scalar(builder_, indexType_, reader);
+    ElementalEmitter scalar(builder_, indexType_, reader, contraction_);
     const hlo::Computation &comparator = *instruction.calledComputation(0);
     llvm::Value *strideValue = llvm::ConstantInt::get(indexType_, stride);
     llvm::Value *one = llvm::ConstantInt::get(indexType_, 1);

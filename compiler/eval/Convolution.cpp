@@ -318,7 +318,7 @@ void gatherPatches(const ConvolutionGeometry &g, const PhaseClass &phase, const 
 template <typename Acc>
 void convolve(const ConvolutionGeometry &g, const hlo::ConvolutionDimensionNumbers &numbers,
               llvm::ArrayRef<bool> reversed, const Literal &inputLiteral,
-              const Literal &kernelLiteral, Literal &result) {
+              const Literal &kernelLiteral, Literal &result, ContractionArithmetic arithmetic) {
   const int64_t spatial = static_cast<int64_t>(g.windowSize.size());
   const int64_t positions = g.product(g.outputSpatial);
   const int64_t rows = g.outputBatch * positions;
@@ -415,7 +415,7 @@ void convolve(const ConvolutionGeometry &g, const hlo::ConvolutionDimensionNumbe
           // patch [depth][count] * kernel rows -> product [feature][count].
           gatherPatches(g, phase, input, layout, group, first, count, patch.data(), 1, count,
                         targets.data());
-          multiplyAccumulate(groupOutputs, count, depth,
+          multiplyAccumulate(arithmetic, groupOutputs, count, depth,
                              classKernelData + group * groupOutputs * depth, depth, patch.data(),
                              count, product.data(), count);
           for (int64_t f = 0; f < groupOutputs; ++f)
@@ -425,7 +425,7 @@ void convolve(const ConvolutionGeometry &g, const hlo::ConvolutionDimensionNumbe
           // patch [count][depth] * kernel columns -> product [count][feature].
           gatherPatches(g, phase, input, layout, group, first, count, patch.data(), depth, 1,
                         targets.data());
-          multiplyAccumulate(count, groupOutputs, depth, patch.data(), depth,
+          multiplyAccumulate(arithmetic, count, groupOutputs, depth, patch.data(), depth,
                              classKernelData + group * groupOutputs, outputFeatures, product.data(),
                              groupOutputs);
           for (int64_t r = 0; r < count; ++r)
@@ -449,7 +449,8 @@ void convolve(const ConvolutionGeometry &g, const hlo::ConvolutionDimensionNumbe
 
 } // namespace
 
-Result evaluateConvolution(const hlo::Instruction &instruction, Operands operands) {
+Result evaluateConvolution(const hlo::Instruction &instruction, Operands operands,
+                           ContractionArithmetic arithmetic) {
   if (llvm::Error error = expectArrayOperands(instruction, operands, 2))
     return std::move(error);
   const Literal &input = *operands[0];
@@ -471,7 +472,7 @@ Result evaluateConvolution(const hlo::Instruction &instruction, Operands operand
     reversed.push_back(w.windowReversal);
   visitAccumulator(type, input.shape().elementType(), kernel.shape().elementType(), [&](auto zero) {
     convolve<decltype(zero)>(*geometry, instruction.attributes().convolutionDimensions, reversed,
-                             input, kernel, *result);
+                             input, kernel, *result, arithmetic);
   });
   wrapSubByteIntegers(*result);
   return result;

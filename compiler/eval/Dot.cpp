@@ -5,7 +5,8 @@
 // WorkArrays.h), multiplied by the matrix kernel and converted to the result
 // type once. Every result element sums its products in increasing row-major
 // order of the contracting dimensions, taken in the order the dimension
-// numbers list them, starting from zero.
+// numbers list them, starting from zero, each product added as the
+// ContractionArithmetic says.
 //
 //===----------------------------------------------------------------------===//
 
@@ -83,7 +84,7 @@ Index concat(std::initializer_list<llvm::ArrayRef<int64_t>> lists) {
 
 template <typename Acc>
 void multiplyOperands(const Literal &lhs, const DotSide &left, const Literal &rhs,
-                      const DotSide &right, Literal &result) {
+                      const DotSide &right, Literal &result, ContractionArithmetic arithmetic) {
   const int64_t batch = product(lhs, left.batch);
   const int64_t m = product(lhs, left.free);
   const int64_t n = product(rhs, right.free);
@@ -106,7 +107,8 @@ void multiplyOperands(const Literal &lhs, const DotSide &left, const Literal &rh
       c.assign(static_cast<size_t>(batch * m * n), Acc(0));
     Acc *out = inPlace ? result.data<Acc>() : c.data();
     for (int64_t i = 0; i < batch; ++i)
-      multiplyAccumulate(m, n, k, a + i * m * k, k, b + i * k * n, n, out + i * m * n, n);
+      multiplyAccumulate(arithmetic, m, n, k, a + i * m * k, k, b + i * k * n, n, out + i * m * n,
+                         n);
     if (!inPlace) {
       Index order(result.shape().rank());
       std::iota(order.begin(), order.end(), 0);
@@ -118,7 +120,8 @@ void multiplyOperands(const Literal &lhs, const DotSide &left, const Literal &rh
   const Acc *b = packedView(rhs, concat({right.batch, right.free, right.contracting}), bStorage);
   c.assign(static_cast<size_t>(batch * m * n), Acc(0));
   for (int64_t i = 0; i < batch; ++i)
-    multiplyAccumulate(n, m, k, b + i * n * k, k, a + i * k * m, m, c.data() + i * m * n, m);
+    multiplyAccumulate(arithmetic, n, m, k, b + i * n * k, k, a + i * k * m, m,
+                       c.data() + i * m * n, m);
   // c is [batch][rhs free][lhs free]; the result is [batch][lhs free][rhs free].
   const int64_t batchRank = left.batch.size();
   const int64_t lhsFreeRank = left.free.size();
@@ -139,7 +142,8 @@ bool hasNativeType(hlo::PrimitiveType type) {
 
 } // namespace
 
-Result evaluateDot(const hlo::Instruction &instruction, Operands operands) {
+Result evaluateDot(const hlo::Instruction &instruction, Operands operands,
+                   ContractionArithmetic arithmetic) {
   if (llvm::Error error = expectArrayOperands(instruction, operands, 2))
     return std::move(error);
   const Literal &lhs = *operands[0];
@@ -184,7 +188,7 @@ Result evaluateDot(const hlo::Instruction &instruction, Operands operands) {
   if (!result)
     return result.takeError();
   visitAccumulator(type, lhs.shape().elementType(), rhs.shape().elementType(), [&](auto zero) {
-    multiplyOperands<decltype(zero)>(lhs, *left, rhs, *right, *result);
+    multiplyOperands<decltype(zero)>(lhs, *left, rhs, *right, *result, arithmetic);
   });
   wrapSubByteIntegers(*result);
   return result;

@@ -528,9 +528,9 @@ Evaluator::evaluateInstruction(const hlo::Instruction &instruction,
 
   // Compute.
   case Opcode::Dot:
-    return evaluateDot(instruction, operands);
+    return evaluateDot(instruction, operands, options_.contraction);
   case Opcode::Convolution:
-    return evaluateConvolution(instruction, operands);
+    return evaluateConvolution(instruction, operands, options_.contraction);
   case Opcode::Reduce:
     return evaluateReduce(*this, instruction, operands);
   case Opcode::ReduceWindow:

@@ -23,12 +23,25 @@
 
 namespace mote::eval {
 
+/// How dot and convolution add each floating-point product to the running
+/// sum: a rounded product, then a rounded add; or one fused multiply-add,
+/// rounded once. Compiled code fuses where the target has the instruction
+/// (twice the arithmetic per cycle on most CPUs), so the evaluator takes
+/// the target's choice (codegen::contractionArithmetic) to match it bit for
+/// bit. The order of the sum is the same either way.
+struct ContractionArithmetic {
+  bool fusedF32 = false; ///< sums in f32 (those of f16 and bf16 operands too)
+  bool fusedF64 = false; ///< sums in f64
+  bool operator==(const ContractionArithmetic &) const = default;
+};
+
 struct EvaluatorOptions {
   /// A while loop running longer than this is reported as an error instead of
   /// hanging the tool.
   uint64_t maxWhileIterations = uint64_t(1) << 31;
   /// Seed for `rng` (XLA leaves its values unspecified; ours are reproducible).
   uint64_t rngSeed = 42;
+  ContractionArithmetic contraction;
 };
 
 class Evaluator {

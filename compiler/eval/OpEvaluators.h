@@ -46,8 +46,10 @@ Result evaluateConcatenate(const hlo::Instruction &instruction, Operands operand
 Result evaluatePad(const hlo::Instruction &instruction, Operands operands);
 
 // Dot.cpp, Convolution.cpp
-Result evaluateDot(const hlo::Instruction &instruction, Operands operands);
-Result evaluateConvolution(const hlo::Instruction &instruction, Operands operands);
+Result evaluateDot(const hlo::Instruction &instruction, Operands operands,
+                   ContractionArithmetic arithmetic);
+Result evaluateConvolution(const hlo::Instruction &instruction, Operands operands,
+                           ContractionArithmetic arithmetic);
 // Reduce.cpp, ReduceWindow.cpp, SelectAndScatter.cpp (call `to_apply` through the evaluator)
 Result evaluateReduce(Evaluator &evaluator, const hlo::Instruction &instruction, Operands operands);
 Result evaluateReduceWindow(Evaluator &evaluator, const hlo::Instruction &instruction,

@@ -2,6 +2,7 @@
 
 #include "output/CompileModel.h"
 
+#include "codegen/ContractionKernel.h"
 #include "codegen/IrEmitter.h"
 #include "codegen/ModelDescriptor.h"
 #include "codegen/SignatureBuilder.h"
@@ -69,8 +70,12 @@ llvm::Expected<CompiledModel> compileModel(hlo::Module &module, const CompileOpt
   signature->features = target::requiredFeatures(spec);
 
   passes::Pipeline pipeline;
+  // One choice for folding and code alike, so folded dots hold what the
+  // compiled ones would compute.
+  const eval::ContractionArithmetic contraction = codegen::contractionArithmetic(spec);
   passes::PipelineOptions pipelineOptions;
   pipelineOptions.fusion = options.fusion;
+  pipelineOptions.contraction = contraction;
   passes::buildCompilePipeline(pipeline, pipelineOptions);
   if (llvm::Error error = pipeline.run(module))
     return std::move(error);
@@ -97,8 +102,8 @@ llvm::Expected<CompiledModel> compileModel(hlo::Module &module, const CompileOpt
   compiled.module->setTargetTriple(compiled.machine->getTargetTriple().str());
   compiled.module->setDataLayout(compiled.machine->createDataLayout());
 
-  if (llvm::Error error =
-          codegen::emitEntryFunction(module, schedule, *assignment, name, *compiled.module, &spec))
+  if (llvm::Error error = codegen::emitEntryFunction(module, schedule, *assignment, name,
+                                                     *compiled.module, &spec, contraction))
     return std::move(error);
   codegen::emitModelDescriptor(*signature, *compiled.module);
 
@@ -114,6 +119,7 @@ llvm::Expected<CompiledModel> compileModel(hlo::Module &module, const CompileOpt
   compiled.stats.arenaLowerBound = assignment->lowerBound();
   compiled.stats.constantBytes = constantBytes(module, schedule);
   compiled.stats.instructionCount = module.instructionCount();
+  compiled.stats.contraction = contraction;
   return compiled;
 }
 

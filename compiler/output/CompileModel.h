@@ -10,6 +10,7 @@
 #define MOTE_OUTPUT_COMPILEMODEL_H
 
 #include "codegen/ModelSignature.h"
+#include "eval/Evaluator.h"
 #include "hlo/Module.h"
 #include "output/ObjectEmitter.h"
 #include "target/Target.h"
@@ -38,6 +39,7 @@ struct CompileStats {
   uint64_t arenaLowerBound = 0;
   uint64_t constantBytes = 0;
   size_t instructionCount = 0; ///< after the pass pipeline
+  eval::ContractionArithmetic contraction; ///< how dot and convolution sums were computed
 };
 
 struct CompiledModel {

@@ -70,7 +70,8 @@ bool smallEnough(const Instruction &instruction, int64_t maxElements) {
   return elements <= ConstantFolding::kTinyElements || elements <= largestOperand;
 }
 
-llvm::Expected<hlo::Literal> evaluateAlone(const Instruction &instruction) {
+llvm::Expected<hlo::Literal> evaluateAlone(const Instruction &instruction,
+                                           eval::ContractionArithmetic arithmetic) {
   hlo::Module scratch("constant_folding");
   auto computation = std::make_unique<Computation>("fold");
   std::vector<hlo::Literal> arguments;
@@ -85,7 +86,9 @@ llvm::Expected<hlo::Literal> evaluateAlone(const Instruction &instruction) {
   }
   computation->setRoot(computation->addInstruction(std::move(clone)));
   scratch.setEntry(scratch.addComputation(std::move(computation)));
-  eval::Evaluator evaluator(scratch);
+  eval::EvaluatorOptions options;
+  options.contraction = arithmetic;
+  eval::Evaluator evaluator(scratch, options);
   return evaluator.run(arguments);
 }
 
@@ -114,8 +117,8 @@ llvm::Expected<bool> ConstantFolding::run(hlo::Module &module) {
       std::optional<hlo::Literal> size = staticDimensionSize(instruction);
       if (!size && (!mayFold(instruction) || !smallEnough(instruction, maxElements_)))
         continue;
-      llvm::Expected<hlo::Literal> value =
-          size ? llvm::Expected<hlo::Literal>(std::move(*size)) : evaluateAlone(instruction);
+      llvm::Expected<hlo::Literal> value = size ? llvm::Expected<hlo::Literal>(std::move(*size))
+                                                : evaluateAlone(instruction, arithmetic_);
       if (!value) {
         // Left for run time, where the same error (if any) is reported in context.
         llvm::consumeError(value.takeError());

@@ -2,6 +2,7 @@
 #ifndef MOTE_PASSES_PASS_H
 #define MOTE_PASSES_PASS_H
 
+#include "eval/Evaluator.h"
 #include "hlo/Module.h"
 
 #include "llvm/ADT/StringRef.h"
@@ -44,6 +45,9 @@ struct PipelineOptions {
   /// Fuse producers into consumers (off: every instruction gets a buffer,
   /// which `motec report --no-fusion` shows for comparison).
   bool fusion = true;
+  /// The target's arithmetic for dot and convolution sums (constant folding
+  /// computes what the target would).
+  eval::ContractionArithmetic contraction;
 };
 
 /// The passes `motec compile` runs before code generation, in order: inline

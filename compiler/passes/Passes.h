@@ -8,6 +8,7 @@
 #ifndef MOTE_PASSES_PASSES_H
 #define MOTE_PASSES_PASSES_H
 
+#include "eval/Evaluator.h"
 #include "passes/Pass.h"
 
 namespace mote::passes {
@@ -58,10 +59,13 @@ public:
 /// Evaluates, with the reference evaluator, instructions whose operands are
 /// all constants, when the result is small: at most `maxElements`, and no
 /// bigger than its largest operand unless tiny, so read-only data never grows
-/// much (a broadcast of a scalar stays a broadcast).
+/// much (a broadcast of a scalar stays a broadcast). Dots and convolutions
+/// fold with the target's `arithmetic`, so a folded result is what the
+/// compiled code would have computed.
 class ConstantFolding : public Pass {
 public:
-  explicit ConstantFolding(int64_t maxElements) : maxElements_(maxElements) {}
+  ConstantFolding(int64_t maxElements, eval::ContractionArithmetic arithmetic)
+      : maxElements_(maxElements), arithmetic_(arithmetic) {}
   llvm::StringRef name() const override { return "constant-folding"; }
   llvm::Expected<bool> run(hlo::Module &module) override;
 
@@ -70,6 +74,7 @@ public:
 
 private:
   int64_t maxElements_;
+  eval::ContractionArithmetic arithmetic_;
 };
 
 /// Removes operations that do nothing (identity reshape, transpose,

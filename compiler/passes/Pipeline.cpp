@@ -83,7 +83,7 @@ void buildCompilePipeline(Pipeline &pipeline, const PipelineOptions &options) {
   // Likewise before folding, which transposes constant weights once.
   pipeline.add(std::make_unique<DotOperandOrder>());
   pipeline.add(std::make_unique<AlgebraicSimplifier>());
-  pipeline.add(std::make_unique<ConstantFolding>(options.maxFoldedElements));
+  pipeline.add(std::make_unique<ConstantFolding>(options.maxFoldedElements, options.contraction));
   // After folding, which makes equal constants out of equal subexpressions.
   pipeline.add(std::make_unique<CommonSubexpressionElimination>());
   // After CSE, so equal invariant values inside a body are hoisted once; the

@@ -6,6 +6,10 @@
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/CodeGen/TargetLowering.h"
+#include "llvm/CodeGen/TargetSubtargetInfo.h"
+#include "llvm/IR/Function.h"
+#include "llvm/IR/Module.h"
 #include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/FileSystem.h"
@@ -206,6 +210,23 @@ bool hasFeature(const TargetSpec &spec, llvm::StringRef feature) {
     return false;
   auto info = subtargetInfo(*target, spec.triple, spec.cpu, spec.features);
   return info && info->checkFeatures(("+" + feature).str());
+}
+
+bool hasFusedMultiplyAdd(const TargetSpec &spec, unsigned bits) {
+  auto machine = createTargetMachine(spec);
+  if (!machine) {
+    llvm::consumeError(machine.takeError());
+    return false;
+  }
+  // The subtarget of a function without attributes is the machine's own.
+  llvm::LLVMContext context;
+  llvm::Module module("fma-probe", context);
+  llvm::Function *probe =
+      llvm::Function::Create(llvm::FunctionType::get(llvm::Type::getVoidTy(context), false),
+                             llvm::GlobalValue::ExternalLinkage, "probe", module);
+  const llvm::TargetLowering *lowering = (*machine)->getSubtargetImpl(*probe)->getTargetLowering();
+  return lowering &&
+         lowering->isOperationLegal(llvm::ISD::FMA, bits == 64 ? llvm::MVT::f64 : llvm::MVT::f32);
 }
 
 llvm::StringRef abiName(const TargetSpec &spec) {

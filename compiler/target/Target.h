@@ -75,6 +75,11 @@ llvm::StringRef abiName(const TargetSpec &spec);
 /// implied features included.
 bool hasFeature(const TargetSpec &spec, llvm::StringRef feature);
 
+/// True when `spec` has a fused multiply-add instruction for floats of
+/// `bits` (32 or 64): the one that `llvm.fma` lowers to without a library
+/// call (AArch64, RISC-V F/D, x86-64 with FMA, Cortex-M with VFPv4/FPv5).
+bool hasFusedMultiplyAdd(const TargetSpec &spec, unsigned bits);
+
 /// The CPU features code compiled for `spec` requires of the machine that
 /// loads it (mote/cpu_features.h): for Linux triples, each feature the
 /// runtime can detect that the CPU and features enable; for bare-metal

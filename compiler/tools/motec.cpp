@@ -78,20 +78,21 @@ cl::opt<uint64_t> maxWhileIterations("max-while-iterations",
 
 cl::opt<std::string> targetTriples("target",
                                    cl::desc("Target triple(s), comma-separated (default: this "
-                                            "machine's; see 'motec targets')"),
-                                   cl::value_desc("triple"), cl::sub(compileCommand),
-                                   cl::sub(runSubcommand), cl::sub(reportCommand),
-                                   cl::cat(motecCategory));
+                                            "machine's; see 'motec targets'). eval computes dot "
+                                            "and convolution sums as code for this target does"),
+                                   cl::value_desc("triple"), cl::sub(evalCommand),
+                                   cl::sub(compileCommand), cl::sub(runSubcommand),
+                                   cl::sub(reportCommand), cl::cat(motecCategory));
 cl::opt<std::string> targetCpu("cpu", cl::desc("Target CPU (default: the target's default)"),
-                               cl::value_desc("cpu"), cl::sub(compileCommand),
+                               cl::value_desc("cpu"), cl::sub(evalCommand), cl::sub(compileCommand),
                                cl::sub(runSubcommand), cl::sub(reportCommand),
                                cl::cat(motecCategory));
 cl::opt<std::string> targetFeatures("features",
                                     cl::desc("CPU features added to the target's defaults, "
                                              "LLVM-style: +v,-c"),
-                                    cl::value_desc("+f,-g"), cl::sub(compileCommand),
-                                    cl::sub(runSubcommand), cl::sub(reportCommand),
-                                    cl::cat(motecCategory));
+                                    cl::value_desc("+f,-g"), cl::sub(evalCommand),
+                                    cl::sub(compileCommand), cl::sub(runSubcommand),
+                                    cl::sub(reportCommand), cl::cat(motecCategory));
 cl::opt<bool> fusion("fusion",
                      cl::desc("Fuse producers into the consumers that read them (default on; "
                               "--fusion=false stores every value, for comparison)"),
@@ -204,6 +205,7 @@ ExitCode runCommand() {
   options.printFull = printFull;
   options.maxWhileIterations = maxWhileIterations;
   options.saveInputsDir = saveInputs;
+  options.target = target;
   return runEval(options, outs(), errs());
 }
 

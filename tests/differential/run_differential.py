@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """Differential tests: every case, compiled by `motec run` for a target and run
-(natively or under QEMU), must match the reference evaluator (`motec eval`).
+(natively or under QEMU), must match the reference evaluator (`motec eval`
+with the same target flags, so dots and convolutions sum the way that target's
+code does: fused multiply-adds where it has them).
 
 Integers and predicates must be bit-exact. Floats must be bit-exact unless the
 case states a bound with a `// ulp: N` comment (transcendentals, whose inline
@@ -294,16 +296,24 @@ def compare_complex(expected, actual, part, ulp):
     return first_mismatch(ok, a, e, f"bound {ulp} ulp of the larger part")
 
 
+def target_flags(target):
+    """motec's --target/--cpu/--features for `[package:]triple[:cpu[:features]]`."""
+    if target.startswith(PACKAGE_PREFIX):
+        target = target[len(PACKAGE_PREFIX):]
+    triple, _, rest = target.partition(":")
+    cpu, _, features = rest.partition(":")
+    flags = [f"--target={triple}"]
+    if cpu:
+        flags.append(f"--cpu={cpu}")
+    if features:
+        flags.append(f"--features={features}")
+    return flags
+
+
 def run_package(motec, mote_run, runner, case, target, input_args, actual_paths, path):
     """Compiles `case` into a package for a `package:` target and runs it with
     mote-run; None on success, else what failed."""
-    triple, _, rest = target[len(PACKAGE_PREFIX):].partition(":")
-    cpu, _, features = rest.partition(":")
-    cmd = [motec, "compile", case, f"--target={triple}", "-o", path]
-    if cpu:
-        cmd.append(f"--cpu={cpu}")
-    if features:
-        cmd.append(f"--features={features}")
+    cmd = [motec, "compile", case, "-o", path] + target_flags(target)
     compiled = subprocess.run(cmd, capture_output=True, text=True)
     if compiled.returncode != 0:
         return f"motec compile failed ({compiled.returncode}): {compiled.stderr.strip()[-2000:]}"
@@ -339,14 +349,23 @@ def run_case(motec, case, targets, work, mote_run=None, runner=()):
     def outputs(tag):
         return [os.path.join(work, f"{name}.{tag}.out{i}.npy") for i in range(len(results))]
 
-    def evaluate(args, tag):
-        """Expected result paths, and an error message when eval failed."""
-        paths = outputs(tag)
-        cmd = [motec, "eval", case] + args
-        for path in paths:
-            cmd += ["--output", path]
-        ref = subprocess.run(cmd, capture_output=True, text=True)
-        return paths, (f"motec eval failed: {ref.stderr.strip()}" if ref.returncode else None)
+    evaluated = {}
+
+    def evaluate(args, target):
+        """Expected result paths for `target` (eval sums dots and convolutions
+        the way its code does), and an error message when eval failed."""
+        flags = target_flags(target)
+        key = (tuple(args), tuple(flags))
+        if key not in evaluated:
+            tag = "eval" + re.sub(r"[^A-Za-z0-9]", "_", "".join(flags + args[:1]))
+            paths = outputs(tag)
+            cmd = [motec, "eval", case] + args + flags
+            for path in paths:
+                cmd += ["--output", path]
+            ref = subprocess.run(cmd, capture_output=True, text=True)
+            evaluated[key] = paths, (f"motec eval failed: {ref.stderr.strip()}"
+                                     if ref.returncode else None)
+        return evaluated[key]
 
     def mismatches(expected_paths, actual_paths):
         problems = []
@@ -358,9 +377,8 @@ def run_case(motec, case, targets, work, mote_run=None, runner=()):
                 problems.append(f"result {rname} ({dtype}): {problem}")
         return "; ".join(problems) or None
 
-    expected_paths, eval_error = evaluate(input_args, "eval")
     # Packages take .npy files only: seeded cases get seeded-style files.
-    package_args, package_expected, package_error = input_args, expected_paths, eval_error
+    package_args = input_args
     if input_args[:1] == ["--seed"] and not tuple_params and \
             any(t.startswith(PACKAGE_PREFIX) for t in targets):
         rng = np.random.default_rng(7)
@@ -369,7 +387,6 @@ def run_case(motec, case, targets, work, mote_run=None, runner=()):
             path = os.path.join(work, f"{name}.seeded.in{i}.npy")
             np.save(path, make_seeded_input(rng, dtype, dims))
             package_args += ["--input", path]
-        package_expected, package_error = evaluate(package_args, "eval_npy")
 
     failures = {}
     for target in targets:
@@ -379,6 +396,7 @@ def run_case(motec, case, targets, work, mote_run=None, runner=()):
             if tuple_params:
                 failures[target] = "tuple parameters cannot be given as .npy files"
                 continue
+            package_expected, package_error = evaluate(package_args, target)
             if package_error:
                 failures[target] = package_error
                 continue
@@ -391,16 +409,11 @@ def run_case(motec, case, targets, work, mote_run=None, runner=()):
             if problem:
                 failures[target] = problem
             continue
+        expected_paths, eval_error = evaluate(input_args, target)
         if eval_error:
             failures[target] = eval_error
             continue
-        triple, _, rest = target.partition(":")
-        cpu, _, features = rest.partition(":")
-        cmd = [motec, "run", case, f"--target={triple}"] + input_args
-        if cpu:
-            cmd.append(f"--cpu={cpu}")
-        if features:
-            cmd.append(f"--features={features}")
+        cmd = [motec, "run", case] + input_args + target_flags(target)
         for path in actual_paths:
             cmd += ["--output", path]
         run = subprocess.run(cmd, capture_output=True, text=True)

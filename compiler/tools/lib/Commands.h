@@ -32,7 +32,15 @@ struct PrintOptions {
 };
 ExitCode runPrint(const PrintOptions &options, llvm::raw_ostream &out, llvm::raw_ostream &errs);
 
-/// `motec eval model.hlo [--input a.npy]... [--output r.npy]...`.
+/// The target flags `motec compile`, `run`, `report` and `eval` share.
+struct TargetOptions {
+  std::string triples; ///< comma-separated; empty means the build machine's
+  std::string cpu;
+  std::string features;
+  bool fusion = true; ///< fuse producers into consumers (off to compare)
+};
+
+/// `motec eval model.hlo [--input a.npy]... [--output r.npy]... [--target=T]`.
 struct EvalOptions {
   std::string modulePath;
   std::vector<std::string> inputPaths;  ///< one per entry parameter, or none
@@ -41,16 +49,11 @@ struct EvalOptions {
   bool printFull = false;
   uint64_t maxWhileIterations = uint64_t(1) << 31;
   std::string saveInputsDir; ///< if set, arguments go to <dir>/input<N>.npy
+  /// One target (none: the build machine's, as for `motec run`): dots and
+  /// convolutions sum the way code compiled for it does.
+  TargetOptions target;
 };
 ExitCode runEval(const EvalOptions &options, llvm::raw_ostream &out, llvm::raw_ostream &errs);
-
-/// The code generation flags `motec compile`, `run` and `report` share.
-struct TargetOptions {
-  std::string triples; ///< comma-separated; empty means the build machine's
-  std::string cpu;
-  std::string features;
-  bool fusion = true; ///< fuse producers into consumers (off to compare)
-};
 
 /// `motec compile model.hlo --target=T -o out [--emit=obj|asm|llvm|hlo|header]`.
 /// Without --emit it writes out.o and out.h; with it, the one kind of output

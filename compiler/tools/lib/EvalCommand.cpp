@@ -6,7 +6,10 @@
 #include "LiteralSummary.h"
 #include "ModuleFile.h"
 #include "Npy.h"
+#include "RunCompile.h"
 #include "RunInputs.h"
+
+#include "codegen/ContractionKernel.h"
 
 #include "eval/Evaluator.h"
 #include "hlo/Diagnostics.h"
@@ -72,8 +75,18 @@ ExitCode runEval(const EvalOptions &options, llvm::raw_ostream &out, llvm::raw_o
       }
   }
 
+  auto specs = resolveTargetOptions(options.target, errs);
+  if (auto *code = std::get_if<ExitCode>(&specs))
+    return *code;
+  const auto &targets = std::get<std::vector<target::TargetSpec>>(specs);
+  if (targets.size() != 1) {
+    errs << "error: eval takes one --target (its dots and convolutions sum as that target's "
+            "code does)\n";
+    return ExitBadCommandLine;
+  }
   eval::EvaluatorOptions evaluatorOptions;
   evaluatorOptions.maxWhileIterations = options.maxWhileIterations;
+  evaluatorOptions.contraction = codegen::contractionArithmetic(targets.front());
   eval::Evaluator evaluator(*module, evaluatorOptions);
   auto result = evaluator.run(arguments);
   if (!result) {

@@ -100,6 +100,17 @@ llvm::Expected<SectionSizes> measureObject(llvm::StringRef bytes) {
   return sizes;
 }
 
+/// How a target's dots and convolutions add products, for the report.
+std::string describe(eval::ContractionArithmetic contraction) {
+  if (contraction.fusedF32 && contraction.fusedF64)
+    return "fused multiply-add (f32, f64)";
+  if (contraction.fusedF32)
+    return "fused multiply-add (f32; f64 multiply then add)";
+  if (contraction.fusedF64)
+    return "fused multiply-add (f64; f32 multiply then add)";
+  return "multiply then add";
+}
+
 } // namespace
 
 ExitCode runReport(const ReportOptions &options, llvm::raw_ostream &out, llvm::raw_ostream &errs) {
@@ -133,6 +144,7 @@ ExitCode runReport(const ReportOptions &options, llvm::raw_ostream &out, llvm::r
     std::string triple, cpu;
     SectionSizes sizes;
     uint64_t arena = 0;
+    eval::ContractionArithmetic contraction;
   };
   std::vector<TargetSizes> targets;
   if (!options.target.triples.empty()) {
@@ -157,7 +169,8 @@ ExitCode runReport(const ReportOptions &options, llvm::raw_ostream &out, llvm::r
         errs << "error: " << llvm::toString(sizes.takeError()) << '\n';
         return ExitInternalError;
       }
-      targets.push_back({spec.triple, spec.cpu, *sizes, model.stats.arenaBytes});
+      targets.push_back(
+          {spec.triple, spec.cpu, *sizes, model.stats.arenaBytes, model.stats.contraction});
     }
   }
 
@@ -203,7 +216,9 @@ ExitCode runReport(const ReportOptions &options, llvm::raw_ostream &out, llvm::r
                                                {"rodata", int64_t(t.sizes.rodata)},
                                                {"data", int64_t(t.sizes.data)},
                                                {"bss", int64_t(t.sizes.bss)},
-                                               {"arena_bytes", int64_t(t.arena)}});
+                                               {"arena_bytes", int64_t(t.arena)},
+                                               {"fused_f32", t.contraction.fusedF32},
+                                               {"fused_f64", t.contraction.fusedF64}});
     report["targets"] = std::move(targetArray);
     out << llvm::formatv("{0:2}", llvm::json::Value(std::move(report))) << '\n';
     return ExitOk;
@@ -229,7 +244,7 @@ ExitCode runReport(const ReportOptions &options, llvm::raw_ostream &out, llvm::r
   for (const TargetSizes &t : targets)
     out << "  " << t.triple << " (" << t.cpu << "): text " << t.sizes.text << " B, rodata "
         << t.sizes.rodata << " B, data " << t.sizes.data << " B, bss " << t.sizes.bss
-        << " B, arena " << t.arena << " B\n";
+        << " B, arena " << t.arena << " B, dot sums: " << describe(t.contraction) << '\n';
   return ExitOk;
 }
 

@@ -10,7 +10,10 @@
 
 #include "hlo/FloatTypes.h"
 
+#include <array>
+#include <cmath>
 #include <complex>
+#include <random>
 
 using namespace mote;
 using namespace mote::eval::test;
@@ -133,6 +136,84 @@ TEST_CASE("dot accumulates each element in order of the contracting index") {
                    "f32[] dot(v, w), lhs_contracting_dims={0}, rhs_contracting_dims={0}"),
             {literal<float>(PrimitiveType::F32, {3}, {1e8f, 1, -1e8f}),
              literal<float>(PrimitiveType::F32, {3}, {1, 1, 1})})) == std::vector<float>{0});
+}
+
+/// [m,k] x [k,n], each element summed from +0 in order of k by fused
+/// multiply-adds (what a target with FMA computes).
+template <typename T>
+std::vector<T> fusedMatmul(const hlo::Literal &a, const hlo::Literal &b, int64_t m, int64_t k,
+                           int64_t n) {
+  std::vector<T> c(m * n, T(0));
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t j = 0; j < n; ++j)
+      for (int64_t p = 0; p < k; ++p)
+        c[i * n + j] = std::fma(a.get<T>(i * k + p), b.get<T>(p * n + j), c[i * n + j]);
+  return c;
+}
+
+template <typename T>
+hlo::Literal randomMatrix(PrimitiveType type, int64_t rows, int64_t columns, unsigned seed) {
+  std::mt19937 random(seed);
+  std::uniform_real_distribution<T> uniform(-1, 1);
+  hlo::Literal result(hlo::Shape::array(type, {rows, columns}));
+  for (int64_t i = 0; i < result.elementCount(); ++i)
+    result.set<T>(i, uniform(random));
+  return result;
+}
+
+TEST_CASE("with fused arithmetic, each product is added by one fused multiply-add") {
+  // 1 * -r + x * x, with x = 1 + 2^-12 and r = x * x rounded (1 + 2^-11):
+  // 0 with a rounded product, the rounding error 2^-24 when fused.
+  const std::string text =
+      module("  v = f32[2] parameter(0)\n  w = f32[2] parameter(1)",
+             "f32[] dot(v, w), lhs_contracting_dims={0}, rhs_contracting_dims={0}");
+  std::vector<hlo::Literal> operands = {
+      literal<float>(PrimitiveType::F32, {2}, {1, 1 + 0x1p-12f}),
+      literal<float>(PrimitiveType::F32, {2}, {-(1 + 0x1p-11f), 1 + 0x1p-12f})};
+  eval::EvaluatorOptions fused;
+  fused.contraction.fusedF32 = true;
+  CHECK(elements<float>(evaluate(text, operands)) == std::vector<float>{0});
+  CHECK(elements<float>(evaluate(text, operands, fused)) == std::vector<float>{0x1p-24f});
+  // f64 sums follow their own switch: x = 1 + 2^-27 leaves 2^-54.
+  const std::string wide =
+      module("  v = f64[2] parameter(0)\n  w = f64[2] parameter(1)",
+             "f64[] dot(v, w), lhs_contracting_dims={0}, rhs_contracting_dims={0}");
+  std::vector<hlo::Literal> wideOperands = {
+      literal<double>(PrimitiveType::F64, {2}, {1, 1 + 0x1p-27}),
+      literal<double>(PrimitiveType::F64, {2}, {-(1 + 0x1p-26), 1 + 0x1p-27})};
+  CHECK(elements<double>(evaluate(wide, wideOperands, fused)) == std::vector<double>{0});
+  fused.contraction.fusedF64 = true;
+  CHECK(elements<double>(evaluate(wide, wideOperands, fused)) == std::vector<double>{0x1p-54});
+}
+
+TEST_CASE("fused sums match the definition on shapes that hit every kernel edge") {
+  eval::EvaluatorOptions fused;
+  fused.contraction.fusedF32 = true;
+  fused.contraction.fusedF64 = true;
+  unsigned seed = 1;
+  for (auto [m, k, n] : std::vector<std::array<int64_t, 3>>{
+           {37, 29, 53}, {7, 300, 3}, {130, 5, 17}, {2, 600, 40}, {8, 300, 1100}, {1, 20, 300}}) {
+    CAPTURE(m);
+    CAPTURE(k);
+    CAPTURE(n);
+    auto shapes = [&](const char *type) {
+      return std::string("  a = ") + type + "[" + std::to_string(m) + "," + std::to_string(k) +
+             "] parameter(0)\n  b = " + type + "[" + std::to_string(k) + "," + std::to_string(n) +
+             "] parameter(1)";
+    };
+    auto dot = [&](const char *type) {
+      return std::string(type) + "[" + std::to_string(m) + "," + std::to_string(n) +
+             "] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}";
+    };
+    hlo::Literal a = randomMatrix<float>(PrimitiveType::F32, m, k, seed++);
+    hlo::Literal b = randomMatrix<float>(PrimitiveType::F32, k, n, seed++);
+    CHECK(elements<float>(evaluate(module(shapes("f32"), dot("f32")), {a, b}, fused)) ==
+          fusedMatmul<float>(a, b, m, k, n));
+    hlo::Literal a64 = randomMatrix<double>(PrimitiveType::F64, m, k, seed++);
+    hlo::Literal b64 = randomMatrix<double>(PrimitiveType::F64, k, n, seed++);
+    CHECK(elements<double>(evaluate(module(shapes("f64"), dot("f64")), {a64, b64}, fused)) ==
+          fusedMatmul<double>(a64, b64, m, k, n));
+  }
 }
 
 TEST_CASE("s8 x s8 dot accumulates in s32") {

@@ -4,6 +4,8 @@
 
 #include "passes/Passes.h"
 
+#include <cmath>
+
 namespace mote::passes::test {
 namespace {
 
@@ -130,7 +132,7 @@ ENTRY %main (a: f32[100]) -> (f32[100], f32[4], f32[100]) {
 }
 )");
   REQUIRE(module);
-  ConstantFolding pass(1 << 16);
+  ConstantFolding pass(1 << 16, {});
   checkSameValues(pass, *module);
   const hlo::Instruction *root = module->entry()->root();
   CHECK(root->operand(1)->opcode() == Opcode::Constant);
@@ -158,13 +160,40 @@ ENTRY %main () -> (f32[8], f32[8]) {
 }
 )");
   REQUIRE(module);
-  ConstantFolding tooSmall(4);
+  ConstantFolding tooSmall(4, {});
   CHECK_FALSE(runPass(tooSmall, *module));
-  ConstantFolding pass(1 << 16);
+  ConstantFolding pass(1 << 16, {});
   CHECK(runPass(pass, *module));
   const hlo::Instruction *root = module->entry()->root();
   CHECK(root->operand(0)->opcode() == Opcode::Constant);
   CHECK(root->operand(1)->opcode() == Opcode::Rng);
+}
+
+TEST_CASE("constant-folding: dots fold with the target's contraction arithmetic") {
+  // x = 1 + 2^-12 and r = x * x rounded to f32 (1 + 2^-11): the dot
+  // 1 * -r + x * x is 0 with a rounded product, and x * x - r = 2^-24
+  // exactly with a fused multiply-add.
+  const char *text = R"(
+HloModule m
+ENTRY %main () -> f32[] {
+  %a = f32[2] constant({1, 1.000244140625})
+  %b = f32[2] constant({-1.00048828125, 1.000244140625})
+  ROOT %d = f32[] dot(%a, %b), lhs_contracting_dims={0}, rhs_contracting_dims={0}
+}
+)";
+  auto folded = [&](eval::ContractionArithmetic arithmetic) {
+    auto module = load(text);
+    REQUIRE(module);
+    ConstantFolding pass(1 << 16, arithmetic);
+    CHECK(runPass(pass, *module));
+    const hlo::Instruction *root = module->entry()->root();
+    REQUIRE(root->opcode() == Opcode::Constant);
+    return root->attributes().literal->get<float>(0);
+  };
+  CHECK(folded({}) == 0.0f);
+  eval::ContractionArithmetic fused;
+  fused.fusedF32 = true;
+  CHECK(folded(fused) == std::ldexp(1.0f, -24));
 }
 
 } // namespace
