@@ -8,12 +8,13 @@
 // Columns are blocked so a strip of the rhs stays in cache while all row
 // tiles use it; a single contracting dimension is blocked too, the partial
 // sums going through the result (exact: it has the accumulator's type).
-// Edge tiles use one row at a time, then one vector, then scalars.
+// The tiles themselves, edges included, are ContractionTiling's choice.
 //
 //===----------------------------------------------------------------------===//
 
 #include "codegen/ContractionKernel.h"
 
+#include "codegen/ContractionTiling.h"
 #include "codegen/LoopNest.h"
 
 namespace mote::codegen {
@@ -23,88 +24,12 @@ using IndexRef = llvm::ArrayRef<llvm::Value *>;
 
 namespace {
 
-/// The register tile for one target and element type.
-struct DotTiling {
-  unsigned lanes = 1;   ///< elements per vector (1: scalar registers)
-  unsigned rows = 2;    ///< MR
-  unsigned vectors = 2; ///< vectors per tile row (NR = vectors * lanes)
-};
-
-/// The vector registers generated code may use: width in bytes (0 for
-/// none) and how many. Without a target spec, the triple's baseline.
-struct VectorRegisters {
-  unsigned bytes = 0, count = 0;
-};
-
-VectorRegisters vectorRegisters(const llvm::Triple &triple, const target::TargetSpec *spec) {
-  auto has = [&](llvm::StringRef feature) { return spec && target::hasFeature(*spec, feature); };
-  if (triple.isX86())
-    return {spec ? target::preferredAlignment(*spec) : 16u, has("avx512f") ? 32u : 16u};
-  if (triple.isAArch64())
-    return {16, 32};
-  if (triple.isRISCV() && has("v"))
-    return {16, 32}; // V implies VLEN >= 128
-  if ((triple.isARM() || triple.isThumb()) && has("mve.fp"))
-    return {16, 8};
-  return {0, 32};
-}
-
-/// Tiles sized to the registers: the MR x NR/lanes accumulators plus a
-/// vector of each operand and a product fit without spilling (no fused
-/// multiply-add, so each product needs a register of its own).
-DotTiling registerTiling(const llvm::Triple &triple, const target::TargetSpec *spec,
-                         PrimitiveType type) {
-  const unsigned bytes = hlo::bitWidth(type) / 8;
-  VectorRegisters registers = vectorRegisters(triple, spec);
-  // MVE has no f64 lanes; Cortex-M FPUs have no f64 registers either.
-  const bool armM = triple.isARM() || triple.isThumb();
-  if (armM && type == PrimitiveType::F64)
-    return {1, 2, 2};
-  if (registers.bytes < bytes)
-    return {1, 4, 4}; // 16 scalar accumulators
-  const unsigned lanes = registers.bytes / bytes;
-  // 24 accumulators as 8 rows of 3 vectors: per k step 3 rhs vectors and 8
-  // broadcasts. On x86-64 with AVX-512 it beat 6 x 4 (512^3 GEMM 1.57 ->
-  // 1.28 ms, transformer layer 1.61 -> 1.37 ms) and 4 x 6, 10 x 2, 12 x 2:
-  // fewer rhs lines stream through per multiply, and 8 divides more row
-  // counts than 6.
-  if (registers.count >= 32)
-    return {lanes, 8, 3};
-  if (registers.count >= 16)
-    return {lanes, 4, 2};
-  return {lanes, 2, 2};
-}
-
-/// The register tiling, fitted to `columns`: columns beyond the last whole
-/// vector run as scalars, so narrower vectors that divide the columns win
-/// (24 output channels are three 8-lane vectors, not a 16-lane vector and 8
-/// scalars), and a tile is no wider than the columns, its rows taking the
-/// accumulators a narrower tile frees.
-DotTiling chooseTiling(const llvm::Triple &triple, const target::TargetSpec *spec,
-                       PrimitiveType type, int64_t columns) {
-  DotTiling tiling = registerTiling(triple, spec, type);
-  if (tiling.lanes < 2 || columns < 1)
-    return tiling;
-  unsigned best = tiling.lanes;
-  for (unsigned lanes = tiling.lanes / 2; lanes >= 4 && lanes * 4 >= tiling.lanes; lanes /= 2)
-    if (columns % lanes < columns % best)
-      best = lanes;
-  const unsigned accumulators = tiling.rows * tiling.vectors;
-  tiling.lanes = best;
-  const int64_t wholeVectors = columns / best;
-  if (wholeVectors >= 1 && wholeVectors < tiling.vectors) {
-    tiling.vectors = unsigned(wholeVectors);
-    tiling.rows = std::min(8u, accumulators / tiling.vectors);
-  }
-  return tiling;
-}
-
 /// Whether tasks share out the row tiles: there is no outer dimension of
 /// size > 1 to share instead.
 bool splitsRowTiles(const ContractionPlan &plan) {
   return llvm::all_of(plan.outerDims, [](int64_t dim) { return dim == 1; });
 }
-int64_t rowTileCount(const ContractionPlan &plan, const DotTiling &tiling) {
+int64_t rowTileCount(const ContractionPlan &plan, const ContractionTiling &tiling) {
   return (plan.rows + tiling.rows - 1) / tiling.rows;
 }
 
@@ -128,12 +53,12 @@ struct PackedSchedule {
   int64_t units() const { return panels * chunks; }
 };
 
-PackedSchedule packedSchedule(const ContractionPlan &plan, const DotTiling &tiling,
+PackedSchedule packedSchedule(const ContractionPlan &plan, const ContractionTiling &tiling,
                               const llvm::Triple &triple) {
   PackedSchedule schedule;
   const OperandStrides &rhs = plan.operand[1];
   const int64_t rowTiles = rowTileCount(plan, tiling);
-  const int64_t panelColumns = int64_t(tiling.vectors) * tiling.lanes;
+  const int64_t panelColumns = tiling.tileColumns();
   const int64_t elementBytes = hlo::bitWidth(plan.type) / 8;
   // 32-bit targets are microcontrollers: their products are small and their
   // stacks too small for the buffer.
@@ -168,7 +93,7 @@ PackedSchedule packedSchedule(const ContractionPlan &plan, const DotTiling &tili
   return schedule;
 }
 
-int64_t splitExtentOf(const ContractionPlan &plan, const DotTiling &tiling,
+int64_t splitExtentOf(const ContractionPlan &plan, const ContractionTiling &tiling,
                       const PackedSchedule &packed) {
   if (packed.enabled)
     return packed.units();
@@ -179,7 +104,7 @@ int64_t splitExtentOf(const ContractionPlan &plan, const DotTiling &tiling,
 class ContractionKernel {
 public:
   ContractionKernel(llvm::IRBuilderBase &builder, llvm::Type *indexType,
-                    const ContractionPlan &plan, const DotTiling &tiling,
+                    const ContractionPlan &plan, const ContractionTiling &tiling,
                     const PackedSchedule &packed)
       : b_(builder), indexType_(indexType), plan_(plan), tiling_(tiling), packed_(packed),
         element_(plan.type == PrimitiveType::F64 ? b_.getDoubleTy() : b_.getFloatTy()) {}
@@ -207,7 +132,8 @@ public:
       tileBegin_ = splitBegin;
       tileEnd_ = splitEnd;
     }
-    const int64_t tileColumns = std::max(tiling_.vectors, singleRowVectors()) * tiling_.lanes;
+    // Blocks are whole main tiles wide, so only the last one has tail columns.
+    const int64_t tileColumns = tiling_.tileColumns();
     // Strips of 512 columns and k blocks of 128 (64 for f64): the 256 KiB
     // rhs block they cover stays in the L2 cache while every row tile uses
     // it (the best of the sizes tried for a 512^3 f32 GEMM on x86-64).
@@ -345,7 +271,6 @@ private:
   /// Copies k block `kBlockIndex` of the rhs panel starting at `column`
   /// into the panel buffer, k step by k step.
   void emitPack(llvm::Value *column, llvm::Value *kBlockIndex) {
-    const unsigned lanes = tiling_.lanes;
     const int64_t width = packed_.panelColumns;
     llvm::Value *kBegin = mul(kBlockIndex, blockK_);
     llvm::Value *kEnd = b_.CreateBinaryIntrinsic(llvm::Intrinsic::umin, add(kBegin, index(blockK_)),
@@ -356,10 +281,13 @@ private:
         [&](llvm::Value *k) {
           llvm::Value *source = gep(base_[1], add(mul(add(kBegin, k), kStride), column));
           llvm::Value *target = gep(panelBuffer_, mul(k, width));
-          for (int64_t c = 0; c < width; c += lanes)
+          int64_t c = 0;
+          for (unsigned lanes : tiling_.widths) {
             b_.CreateAlignedStore(
                 b_.CreateAlignedLoad(vectorType(lanes), gep(source, index(c)), alignment()),
                 gep(target, index(c)), panelAlignment());
+            c += lanes;
+          }
         },
         "kpack");
   }
@@ -380,15 +308,8 @@ private:
         "erow");
   }
 
-  /// A single row (a matrix-vector product, or the rows left over) spends
-  /// the whole tile's accumulators on one row: enough independent sums to
-  /// hide the latency of the adds.
-  unsigned singleRowVectors() const { return std::min(tiling_.rows * tiling_.vectors, 8u); }
-
-  /// Full row tiles, then the leftover rows one at a time.
   /// The row tiles of [tileBegin_, tileEnd_) (all of them unless a task
-  /// has a share): full tiles, then the rows of a last partial tile one at
-  /// a time.
+  /// has a share): full tiles, then the partial tile of the rows left over.
   void emitRows(llvm::Value *columnBegin, llvm::Value *columnEnd, llvm::Value *kBlockIndex) {
     const int64_t rowTile = tiling_.rows;
     const int64_t fullTiles = plan_.rows / rowTile;
@@ -401,60 +322,60 @@ private:
       emitCountedLoop(
           b_, count,
           [&](llvm::Value *t) {
-            emitColumns(mul(add(begin, t), rowTile), tiling_.rows, tiling_.vectors, columnBegin,
-                        columnEnd, kBlockIndex);
+            emitColumns(mul(add(begin, t), rowTile), tiling_.rows, columnBegin, columnEnd,
+                        kBlockIndex);
           },
           "ir");
     }
-    const int64_t fullRows = fullTiles * rowTile;
-    if (plan_.rows > fullRows) {
-      // Only the share that ends with the last tile has the leftover rows.
-      llvm::Value *count = b_.CreateSelect(b_.CreateICmpUGT(end, index(fullTiles)),
-                                           index(plan_.rows - fullRows), index(0));
-      emitCountedLoop(
-          b_, count,
-          [&](llvm::Value *t) {
-            emitColumns(add(t, index(fullRows)), 1, singleRowVectors(), columnBegin, columnEnd,
-                        kBlockIndex);
-          },
-          "irest");
-    }
+    if (!tiling_.leftoverRows)
+      return;
+    // Only the share that ends with the last tile has the leftover rows.
+    emitIf(b_.CreateICmpUGT(end, index(fullTiles)), "rows.left", [&] {
+      emitColumns(index(fullTiles * rowTile), tiling_.leftoverRows, columnBegin, columnEnd,
+                  kBlockIndex);
+    });
   }
 
-  /// Full column tiles of [begin, end), then single vectors, then scalars.
-  void emitColumns(llvm::Value *row, unsigned rows, unsigned vectors, llvm::Value *begin,
-                   llvm::Value *end, llvm::Value *kBlockIndex) {
-    const unsigned lanes = tiling_.lanes;
-    const int64_t tileColumns = vectors * lanes;
+  /// Emits `body` where `condition` holds, and goes on after it.
+  void emitIf(llvm::Value *condition, const llvm::Twine &name, llvm::function_ref<void()> body) {
+    llvm::Function *function = b_.GetInsertBlock()->getParent();
+    auto *then = llvm::BasicBlock::Create(b_.getContext(), name, function);
+    auto *done = llvm::BasicBlock::Create(b_.getContext(), name + ".done", function);
+    b_.CreateCondBr(condition, then, done);
+    b_.SetInsertPoint(then);
+    body();
+    b_.CreateBr(done);
+    b_.SetInsertPoint(done);
+  }
+
+  /// Main tiles across [begin, end), then the tail tiles. Blocks and panels
+  /// are whole main tiles wide except the last, so whatever is left after
+  /// the main tiles is exactly the tail.
+  void emitColumns(llvm::Value *row, unsigned rows, llvm::Value *begin, llvm::Value *end,
+                   llvm::Value *kBlockIndex) {
+    const int64_t tileColumns = tiling_.tileColumns();
     llvm::Value *width = b_.CreateSub(end, begin);
     llvm::Value *full = b_.CreateUDiv(width, index(tileColumns));
     emitCountedLoop(
         b_, full,
         [&](llvm::Value *t) {
-          // A packed unit has one full tile per row tile; the leftover
-          // single rows read the rhs in place.
-          if (packing_ && rows == tiling_.rows && tileColumns == packed_.panelColumns)
+          // A packed unit holds one main tile of the rhs.
+          if (packing_)
             panel_ = panelBuffer_;
-          emitTile(row, rows, add(begin, mul(t, tileColumns)), vectors, lanes, kBlockIndex);
+          emitTile(row, rows, add(begin, mul(t, tileColumns)), tiling_.widths, kBlockIndex);
           panel_ = nullptr;
         },
         "jr");
-    llvm::Value *rest = b_.CreateSub(width, mul(full, tileColumns));
-    llvm::Value *restBegin = b_.CreateSub(end, rest);
-    if (lanes > 1 && vectors > 1) {
-      llvm::Value *vectors = b_.CreateUDiv(rest, index(lanes));
-      emitCountedLoop(
-          b_, vectors,
-          [&](llvm::Value *t) {
-            emitTile(row, rows, add(restBegin, mul(t, lanes)), 1, lanes, kBlockIndex);
-          },
-          "jv");
-      rest = b_.CreateURem(rest, index(lanes));
-      restBegin = b_.CreateSub(end, rest);
+    if (!tiling_.tail.empty()) {
+      llvm::Value *rest = b_.CreateSub(width, mul(full, tileColumns));
+      emitIf(b_.CreateICmpNE(rest, index(0)), "tail", [&] {
+        int64_t offset = -tiling_.tailColumns();
+        for (const TileWidths &widths : tiling_.tail) {
+          emitTile(row, rows, add(end, index(offset)), widths, kBlockIndex);
+          offset += sumOf(widths);
+        }
+      });
     }
-    emitCountedLoop(
-        b_, rest,
-        [&](llvm::Value *t) { emitTile(row, rows, add(restBegin, t), 1, 1, kBlockIndex); }, "js");
     // The rewrite waits for the whole strip of tiles: reading a vector right
     // after storing it can stall (no store-to-load forwarding of the widest
     // vectors on some cores), and the strip is still in the first-level cache.
@@ -462,14 +383,20 @@ private:
       emitEpilogue(row, rows, begin, width, kBlockIndex);
   }
 
-  /// The value of operand `side` for tile row `r`, vector `v` at k offset
-  /// `kOffset` (lanes along the columns).
-  llvm::Value *loadOperand(int side, llvm::Value *row, llvm::Value *column, unsigned r, unsigned v,
-                           unsigned lanes, llvm::Value *kOffset) {
+  static int64_t sumOf(llvm::ArrayRef<unsigned> widths) {
+    int64_t total = 0;
+    for (unsigned width : widths)
+      total += width;
+    return total;
+  }
+
+  /// The value of operand `side` for tile row `r`, the `lanes` columns from
+  /// `column` + `offset`, at k offset `kOffset`.
+  llvm::Value *loadOperand(int side, llvm::Value *row, llvm::Value *column, unsigned r,
+                           int64_t offset, unsigned lanes, llvm::Value *kOffset) {
     const OperandStrides &strides = plan_.operand[side];
-    llvm::Value *position =
-        add(add(mul(add(row, index(r)), strides.row), kOffset),
-            mul(add(column, index(static_cast<int64_t>(v) * lanes)), strides.column));
+    llvm::Value *position = add(add(mul(add(row, index(r)), strides.row), kOffset),
+                                mul(add(column, index(offset)), strides.column));
     llvm::Value *address = gep(base_[side], position);
     if (strides.column == 0 || lanes == 1) {
       llvm::Value *scalar = b_.CreateAlignedLoad(element_, address, alignment());
@@ -486,20 +413,27 @@ private:
     return vector;
   }
 
-  /// One rows x (vectors * lanes) tile at (row, column): accumulators in
-  /// registers for the whole k range of this block.
-  void emitTile(llvm::Value *row, unsigned rows, llvm::Value *column, unsigned vectors,
-                unsigned lanes, llvm::Value *kBlockIndex) {
-    llvm::Type *type = vectorType(lanes);
+  /// One tile at (row, column): `rows` rows of vectors of `widths`, their
+  /// sums in registers for the whole k range of this block.
+  void emitTile(llvm::Value *row, unsigned rows, llvm::Value *column,
+                llvm::ArrayRef<unsigned> widths, llvm::Value *kBlockIndex) {
+    const size_t segments = widths.size();
+    llvm::SmallVector<int64_t, 8> offsets; // of each vector from `column`
+    int64_t tileColumns = 0;
+    for (unsigned width : widths) {
+      offsets.push_back(tileColumns);
+      tileColumns += width;
+    }
     llvm::SmallVector<llvm::AllocaInst *, 32> sums;
-    auto outAddress = [&](unsigned r, unsigned v) {
-      llvm::Value *position = add(mul(add(row, index(r)), plan_.result.row),
-                                  add(column, index(static_cast<int64_t>(v) * lanes)));
+    auto outAddress = [&](unsigned r, size_t v) {
+      llvm::Value *position =
+          add(mul(add(row, index(r)), plan_.result.row), add(column, index(offsets[v])));
       return gep(base_[2], position);
     };
     llvm::Value *firstBlock = kBlockIndex ? b_.CreateICmpEQ(kBlockIndex, index(0)) : nullptr;
     for (unsigned r = 0; r < rows; ++r)
-      for (unsigned v = 0; v < vectors; ++v) {
+      for (size_t v = 0; v < segments; ++v) {
+        llvm::Type *type = vectorType(widths[v]);
         llvm::AllocaInst *sum = local_(type);
         llvm::Value *initial = llvm::Constant::getNullValue(type);
         if (firstBlock) {
@@ -513,40 +447,50 @@ private:
 
     llvm::Value *kPanel = nullptr; // the k step's offset in the panel buffer
     auto body = [&](llvm::Value *kOffset[2]) {
-      // Operands that do not move along a direction are loaded once.
+      // Operands that do not move along a direction are loaded once: a
+      // value shared by the columns is one scalar per row, splatted.
       llvm::SmallVector<llvm::Value *, 32> values[2];
       for (int side = 0; side < 2; ++side) {
         const OperandStrides &strides = plan_.operand[side];
+        llvm::SmallVector<llvm::Value *, 16> scalars; // per row, when shared by the columns
         for (unsigned r = 0; r < rows; ++r)
-          for (unsigned v = 0; v < vectors; ++v) {
-            if ((r > 0 && strides.row == 0) || (v > 0 && strides.column == 0))
-              values[side].push_back(values[side][(strides.row == 0 ? 0 : r) * vectors +
-                                                  (strides.column == 0 ? 0 : v)]);
-            else if (side == 1 && panel_)
+          for (size_t v = 0; v < segments; ++v) {
+            const unsigned lanes = widths[v];
+            if (strides.column == 0) {
+              if (r == 0 || strides.row != 0)
+                scalars.push_back(loadOperand(side, row, column, r, 0, 1, kOffset[side]));
+              llvm::Value *scalar = scalars.back();
+              values[side].push_back(lanes == 1 ? scalar : b_.CreateVectorSplat(lanes, scalar));
+            } else if (r > 0 && strides.row == 0) {
+              values[side].push_back(values[side][v]);
+            } else if (side == 1 && panel_) {
               values[side].push_back(b_.CreateAlignedLoad(
-                  type, gep(panel_, add(kPanel, index(v * lanes))), panelAlignment()));
-            else
-              values[side].push_back(loadOperand(side, row, column, r, v, lanes, kOffset[side]));
+                  vectorType(lanes), gep(panel_, add(kPanel, index(offsets[v]))),
+                  panelAlignment()));
+            } else {
+              values[side].push_back(
+                  loadOperand(side, row, column, r, offsets[v], lanes, kOffset[side]));
+            }
           }
       }
       // Rows of a shared contiguous operand are a k stride apart, too far
       // for hardware prefetchers: ask for the line a few k steps ahead.
       for (int side = 0; side < 2; ++side) {
         const OperandStrides &strides = plan_.operand[side];
-        if (lanes == 1 || strides.column != 1 || strides.row != 0 || strides.contracting.empty() ||
-            (side == 1 && panel_))
+        if (tiling_.lanes == 1 || strides.column != 1 || strides.row != 0 ||
+            strides.contracting.empty() || (side == 1 && panel_))
           continue;
         llvm::Value *ahead =
             add(add(kOffset[side], index(kPrefetchDistance * strides.contracting.back())), column);
         const int64_t lineElements =
             std::max<int64_t>(1, 64 / (element_->getPrimitiveSizeInBits() / 8));
-        for (int64_t c = 0; c < int64_t(vectors) * lanes; c += lineElements)
+        for (int64_t c = 0; c < tileColumns; c += lineElements)
           b_.CreateIntrinsic(llvm::Intrinsic::prefetch, {b_.getPtrTy()},
                              {gep(base_[side], add(ahead, index(c))), b_.getInt32(0),
                               b_.getInt32(3), b_.getInt32(1)});
       }
       for (size_t t = 0; t < sums.size(); ++t) {
-        llvm::Value *current = b_.CreateLoad(type, sums[t]);
+        llvm::Value *current = b_.CreateLoad(sums[t]->getAllocatedType(), sums[t]);
         b_.CreateStore(emitMultiplyAdd(b_, current, values[0][t], values[1][t], plan_.fused),
                        sums[t]);
       }
@@ -580,9 +524,11 @@ private:
     }
 
     for (unsigned r = 0; r < rows; ++r)
-      for (unsigned v = 0; v < vectors; ++v)
-        b_.CreateAlignedStore(b_.CreateLoad(type, sums[r * vectors + v]), outAddress(r, v),
+      for (size_t v = 0; v < segments; ++v) {
+        llvm::AllocaInst *sum = sums[r * segments + v];
+        b_.CreateAlignedStore(b_.CreateLoad(sum->getAllocatedType(), sum), outAddress(r, v),
                               alignment());
+      }
   }
 
   /// The output fusion's code over `rows` stored rows from `column` on,
@@ -609,7 +555,7 @@ private:
   llvm::IRBuilderBase &b_;
   llvm::Type *indexType_;
   const ContractionPlan &plan_;
-  DotTiling tiling_;
+  ContractionTiling tiling_;
   PackedSchedule packed_;
   llvm::Type *element_;
   llvm::function_ref<llvm::AllocaInst *(llvm::Type *)> local_;
@@ -685,7 +631,7 @@ double contractionWork(const ContractionPlan &plan) {
 
 int64_t contractionSplitExtent(const ContractionPlan &plan, const llvm::Triple &triple,
                                const target::TargetSpec *spec) {
-  const DotTiling tiling = chooseTiling(triple, spec, plan.type, plan.columns);
+  const ContractionTiling tiling = chooseContractionTiling(plan, triple, spec);
   return splitExtentOf(plan, tiling, packedSchedule(plan, tiling, triple));
 }
 
@@ -694,7 +640,7 @@ void emitContraction(llvm::IRBuilderBase &builder, llvm::Type *indexType,
                      const target::TargetSpec *spec, llvm::Value *lhs, llvm::Value *rhs,
                      llvm::Value *out, llvm::function_ref<llvm::AllocaInst *(llvm::Type *)> local,
                      llvm::Value *splitBegin, llvm::Value *splitEnd, ContractionEpilogue epilogue) {
-  const DotTiling tiling = chooseTiling(triple, spec, plan.type, plan.columns);
+  const ContractionTiling tiling = chooseContractionTiling(plan, triple, spec);
   ContractionKernel kernel(builder, indexType, plan, tiling, packedSchedule(plan, tiling, triple));
   kernel.emit(lhs, rhs, out, local, splitBegin, splitEnd, epilogue);
 }

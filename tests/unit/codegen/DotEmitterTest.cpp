@@ -2,11 +2,12 @@
 //
 // Bit-exactness of the tiled dot is checked against the evaluator by the
 // differential case dot_tiled.hlo on every target; here: which dots take
-// the tiled path, and that the target's vector width reaches the kernel
-// without ever introducing a fused multiply-add.
+// the tiled path, that the target's vector width reaches the kernel, and
+// that multiplies and adds fuse exactly when the contraction arithmetic says.
 //
 //===----------------------------------------------------------------------===//
 
+#include "codegen/ContractionKernel.h"
 #include "codegen/FunctionEmitter.h"
 #include "codegen/IrEmitter.h"
 
@@ -46,7 +47,7 @@ bool tiled(const hlo::Module &module) {
 /// The optimisable LLVM IR of `module` for `triple` (with `features`), or
 /// for the triple's baseline when `withSpec` is false.
 std::string emitIr(const hlo::Module &module, llvm::StringRef triple, llvm::StringRef cpu,
-                   llvm::StringRef features, bool withSpec) {
+                   llvm::StringRef features, bool withSpec, bool targetArithmetic = false) {
   auto spec = target::resolveTarget(triple, cpu, features);
   REQUIRE(static_cast<bool>(spec));
   auto machine = target::createTargetMachine(*spec);
@@ -59,8 +60,11 @@ std::string emitIr(const hlo::Module &module, llvm::StringRef triple, llvm::Stri
   llvm::Module ir("m", context);
   ir.setTargetTriple((*machine)->getTargetTriple().str());
   ir.setDataLayout((*machine)->createDataLayout());
+  eval::ContractionArithmetic contraction;
+  if (targetArithmetic)
+    contraction = codegen::contractionArithmetic(*spec);
   llvm::Error error = codegen::emitEntryFunction(module, schedule, *assignment, "m", ir,
-                                                 withSpec ? &*spec : nullptr);
+                                                 withSpec ? &*spec : nullptr, contraction);
   REQUIRE(!error);
   CHECK(!llvm::verifyModule(ir, &llvm::errs()));
   std::string text;
@@ -109,7 +113,7 @@ TEST_CASE("other dots stay elemental") {
                         "f32[4,6] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}")));
 }
 
-TEST_CASE("the tile uses the target's vectors and never fuses multiply and add") {
+TEST_CASE("the tile uses the target's vectors; without fused arithmetic it never fuses") {
   auto module =
       dotModule("f32[16,32]", "f32[32,64]",
                 "f32[16,64] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}");
@@ -131,4 +135,19 @@ TEST_CASE("the tile uses the target's vectors and never fuses multiply and add")
     CHECK(!contains(*text, "llvm.fma"));
     CHECK(!contains(*text, "contract"));
   }
+}
+
+TEST_CASE("with the target's arithmetic, tiles fuse where the target has the instruction") {
+  auto module =
+      dotModule("f32[16,32]", "f32[32,64]",
+                "f32[16,64] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}");
+  std::string avx512 = emitIr(*module, "x86_64-linux-gnu", "skylake-avx512", "", true, true);
+  CHECK(contains(avx512, "@llvm.fma.v16f32"));
+  CHECK(!contains(avx512, "fmul <16 x float>"));
+  std::string neon = emitIr(*module, "aarch64-linux-gnu", "", "", true, true);
+  CHECK(contains(neon, "@llvm.fma.v4f32"));
+  // Baseline x86-64 has no FMA: the same arithmetic request stays separate.
+  std::string sse = emitIr(*module, "x86_64-linux-gnu", "", "", true, true);
+  CHECK(!contains(sse, "llvm.fma"));
+  CHECK(contains(sse, "fmul <4 x float>"));
 }
