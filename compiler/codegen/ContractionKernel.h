@@ -57,6 +57,15 @@ struct ContractionPlan {
   OperandStrides result;
 };
 
+/// Where a contraction's result lives when not in an array of its own: the
+/// stride of each result dimension and the offset of element 0 (in
+/// elements). An output fusion ending in a pad writes the interior of the
+/// padded array.
+struct ResultPlacement {
+  llvm::SmallVector<int64_t, 4> strides;
+  int64_t base = 0;
+};
+
 /// The target's arithmetic for dot and convolution sums: fused for each
 /// float width the target has a fused multiply-add instruction for.
 eval::ContractionArithmetic contractionArithmetic(const target::TargetSpec &spec);

@@ -36,8 +36,8 @@ struct Direction {
   int64_t lhs = 0, rhs = 0, result = 0;
 };
 
-bool planConvolution(const hlo::Instruction &instruction, ContractionPlan &plan,
-                     std::string *why) {
+bool planConvolution(const hlo::Instruction &instruction, ContractionPlan &plan, std::string *why,
+                     const ResultPlacement *placement) {
   auto fail = [&](const char *message) {
     if (why)
       *why = message;
@@ -79,7 +79,10 @@ bool planConvolution(const hlo::Instruction &instruction, ContractionPlan &plan,
 
   llvm::SmallVector<int64_t, 4> in = rowMajorStrides(input.dims());
   llvm::SmallVector<int64_t, 4> k = rowMajorStrides(kernel.dims());
-  llvm::SmallVector<int64_t, 4> out = rowMajorStrides(result.dims());
+  llvm::SmallVector<int64_t, 4> out =
+      placement ? placement->strides : rowMajorStrides(result.dims());
+  if (out.size() != size_t(result.rank()))
+    return fail("result placement of another rank");
 
   llvm::SmallVector<Direction, 6> directions;
   directions.push_back({result.dim(numbers.outputBatchDimension), in[numbers.inputBatchDimension],
@@ -104,6 +107,7 @@ bool planConvolution(const hlo::Instruction &instruction, ContractionPlan &plan,
 
   plan = ContractionPlan();
   plan.type = type;
+  plan.result.base = placement ? placement->base : 0;
   // Negative padding crops: the window starts that far into the input.
   for (size_t d = 0; d < spatial; ++d)
     plan.operand[0].base -= window[d].paddingLow * in[numbers.inputSpatialDimensions[d]];
@@ -152,14 +156,14 @@ bool planConvolution(const hlo::Instruction &instruction, ContractionPlan &plan,
 } // namespace
 
 bool isTiledConvolution(const hlo::Instruction &instruction, std::string *why,
-                        ContractionPlan *plan) {
+                        ContractionPlan *plan, const ResultPlacement *placement) {
   ContractionPlan own;
-  return planConvolution(instruction, plan ? *plan : own, why);
+  return planConvolution(instruction, plan ? *plan : own, why, placement);
 }
 
 void FunctionEmitter::emitConvolution(const hlo::Instruction &instruction) {
   ContractionPlan plan;
-  if (!planConvolution(instruction, plan, nullptr))
+  if (!planConvolution(instruction, plan, nullptr, nullptr))
     return emitElementalLoop(instruction);
   emitPlannedContraction(instruction, plan, *instruction.operand(0), *instruction.operand(1));
 }

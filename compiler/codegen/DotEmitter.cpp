@@ -17,7 +17,8 @@ using hlo::PrimitiveType;
 
 namespace {
 
-bool planDot(const hlo::Instruction &instruction, ContractionPlan &plan, std::string *why) {
+bool planDot(const hlo::Instruction &instruction, ContractionPlan &plan, std::string *why,
+             const ResultPlacement *placement) {
   auto fail = [&](const char *message) {
     if (why)
       *why = message;
@@ -68,7 +69,11 @@ bool planDot(const hlo::Instruction &instruction, ContractionPlan &plan, std::st
   plan.type = type;
   const int64_t rank = result.rank();
   const int64_t outerRank = rank >= 2 ? rank - 2 : 0;
-  llvm::SmallVector<int64_t, 4> ownStrides = rowMajorStrides(result.dims());
+  llvm::SmallVector<int64_t, 4> ownStrides =
+      placement ? placement->strides : rowMajorStrides(result.dims());
+  if (static_cast<int64_t>(ownStrides.size()) != rank || ownStrides[rank - 1] != 1)
+    return fail("the result has no contiguous last dimension");
+  plan.result.base = placement ? placement->base : 0;
   for (int64_t d = 0; d < outerRank; ++d) {
     plan.outerDims.push_back(result.dim(d));
     plan.operand[0].outer.push_back(resultStrides[d].first);
@@ -96,14 +101,15 @@ bool planDot(const hlo::Instruction &instruction, ContractionPlan &plan, std::st
 
 } // namespace
 
-bool isTiledDot(const hlo::Instruction &instruction, std::string *why, ContractionPlan *plan) {
+bool isTiledDot(const hlo::Instruction &instruction, std::string *why, ContractionPlan *plan,
+                const ResultPlacement *placement) {
   ContractionPlan own;
-  return planDot(instruction, plan ? *plan : own, why);
+  return planDot(instruction, plan ? *plan : own, why, placement);
 }
 
 void FunctionEmitter::emitDot(const hlo::Instruction &instruction) {
   ContractionPlan plan;
-  if (!planDot(instruction, plan, nullptr))
+  if (!planDot(instruction, plan, nullptr, nullptr))
     return emitElementalLoop(instruction);
   emitPlannedContraction(instruction, plan, *instruction.operand(0), *instruction.operand(1));
 }

@@ -73,12 +73,14 @@ bool reducesByRows(const hlo::Instruction &reduce);
 int64_t reduceRowsSplitExtent(const hlo::Instruction &reduce);
 
 /// Whether FunctionEmitter::emitDot tiles `instruction` (DotEmitter.cpp),
-/// with the plan it would use; other dots are elemental.
+/// with the plan it would use (writing its result at `placement` if given,
+/// else as a row-major array); other dots are elemental.
 bool isTiledDot(const hlo::Instruction &instruction, std::string *why,
-                ContractionPlan *plan = nullptr);
+                ContractionPlan *plan = nullptr, const ResultPlacement *placement = nullptr);
 /// The same for convolutions (ConvolutionEmitter.cpp).
 bool isTiledConvolution(const hlo::Instruction &instruction, std::string *why,
-                        ContractionPlan *plan = nullptr);
+                        ContractionPlan *plan = nullptr,
+                        const ResultPlacement *placement = nullptr);
 
 class FunctionEmitter {
 public:
@@ -590,6 +592,9 @@ public:
   /// result (FusionEmitter.cpp).
   void emitOutputFusion(const hlo::Instruction &fusion, const hlo::Instruction &contraction,
                         const ContractionPlan &plan);
+  /// Stores the pad value of `pad` (the root of `fusion`) in the edges of
+  /// the fusion's result at `base`.
+  void emitPadEdges(const hlo::Instruction &fusion, const hlo::Instruction &pad, llvm::Value *base);
   /// Values inside a fusion: parameters and constants read from memory,
   /// other fused instructions generated in place (each generated once per
   /// index and block), and `stored` (if set) read back from `storedAt`.
@@ -599,6 +604,8 @@ public:
     ElementalEmitter *elemental = nullptr;
     const hlo::Instruction *stored = nullptr;
     llvm::Value *storedAt = nullptr;
+    /// Where element 0 of `stored` sits in the fusion's result (inside a pad).
+    llvm::ArrayRef<int64_t> storedShift;
     struct Generated {
       const hlo::Instruction *instruction;
       llvm::SmallVector<llvm::Value *, 4> index;

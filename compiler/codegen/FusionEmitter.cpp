@@ -12,7 +12,10 @@
 // register-tiled kernel computes it, and each row of a strip of tiles it
 // stores is rewritten in place by the fused elementwise ops (bias,
 // activation, residual) while it is still in the first-level cache, so the
-// contraction's result never has a buffer of its own.
+// contraction's result never has a buffer of its own. When the fusion ends
+// in a pad adding edges (the next convolution's padding), the kernel writes
+// the interior of the padded array and the edges get the pad value, so the
+// padded copy costs no pass of its own.
 //
 //===----------------------------------------------------------------------===//
 
@@ -61,14 +64,37 @@ const hlo::Instruction *fusedContraction(const hlo::Instruction &fusion) {
   return nullptr;
 }
 
+/// The pad an output fusion ends in, if it does: the contraction's result
+/// chain is its operand and the kernel writes the interior.
+const hlo::Instruction *rootPad(const hlo::Instruction &fusion) {
+  const hlo::Instruction *root = fusion.calledComputation(0)->root();
+  return root->opcode() == Opcode::Pad ? root : nullptr;
+}
+
+/// Where the contraction's elements sit in the fusion's result: row-major
+/// in the padded array, shifted by the low edges.
+ResultPlacement placementInside(const hlo::Instruction &pad) {
+  ResultPlacement placement;
+  placement.strides = rowMajorStrides(pad.shape().dims());
+  for (auto [d, dim] : llvm::enumerate(pad.attributes().padding))
+    placement.base += dim.low * placement.strides[d];
+  return placement;
+}
+
 /// Whether the kernel can compute `contraction` with `plan` inside
 /// `fusion`: it reads its operands from buffers (they are parameters of the
-/// fusion, not values generated inside it), and the runs of finished
-/// elements it hands over along its columns are runs of the result's minor
-/// dimension (the columns are all of it).
+/// fusion, not values generated inside it), a pad it ends in only adds
+/// edges, and the runs of finished elements it hands over along its
+/// columns are runs of the result's minor dimension (the columns are all of
+/// it).
 bool fitsOutputFusion(const hlo::Instruction &fusion, const hlo::Instruction &contraction,
                       const ContractionPlan &plan) {
-  llvm::ArrayRef<int64_t> dims = fusion.shape().dims();
+  const hlo::Instruction *pad = rootPad(fusion);
+  if (pad && llvm::any_of(pad->attributes().padding, [](const hlo::PaddingDimension &dim) {
+        return dim.low < 0 || dim.high < 0 || dim.interior != 0;
+      }))
+    return false;
+  llvm::ArrayRef<int64_t> dims = pad ? pad->operand(0)->shape().dims() : fusion.shape().dims();
   return llvm::all_of(contraction.operands(),
                       [](const hlo::Instruction *operand) {
                         return operand->opcode() == Opcode::Parameter;
@@ -81,9 +107,14 @@ bool fitsOutputFusion(const hlo::Instruction &fusion, const hlo::Instruction &co
 
 llvm::Value *FunctionEmitter::readFused(FusedValues &values, const hlo::Instruction &operand,
                                         IndexRef index) {
-  if (&operand == values.stored)
+  if (&operand == values.stored) {
+    llvm::SmallVector<llvm::Value *, 4> at(index.begin(), index.end());
+    for (auto [d, shift] : llvm::enumerate(values.storedShift))
+      if (shift)
+        at[d] = builder_.CreateAdd(at[d], llvm::ConstantInt::get(indexType_, shift));
     return loadElement(builder_, operand.shape().elementType(),
-                       elementAddress(values.fusion, values.storedAt, index));
+                       elementAddress(values.fusion, values.storedAt, at));
+  }
   switch (operand.opcode()) {
   case Opcode::Parameter: {
     auto number = static_cast<size_t>(operand.attributes().parameterNumber);
@@ -117,9 +148,14 @@ void FunctionEmitter::emitFusion(const hlo::Instruction &fusion) {
     return;
   if (const hlo::Instruction *contraction = fusedContraction(fusion)) {
     ContractionPlan plan;
+    const hlo::Instruction *pad = rootPad(fusion);
+    ResultPlacement inside;
+    if (pad)
+      inside = placementInside(*pad);
+    const ResultPlacement *placement = pad ? &inside : nullptr;
     const bool tiled = contraction->opcode() == Opcode::Dot
-                           ? isTiledDot(*contraction, nullptr, &plan)
-                           : isTiledConvolution(*contraction, nullptr, &plan);
+                           ? isTiledDot(*contraction, nullptr, &plan, placement)
+                           : isTiledConvolution(*contraction, nullptr, &plan, placement);
     if (tiled && fitsOutputFusion(fusion, *contraction, plan))
       return emitOutputFusion(fusion, *contraction, plan);
     // Otherwise the contraction is generated element by element like the
@@ -145,15 +181,26 @@ void FunctionEmitter::emitFusion(const hlo::Instruction &fusion) {
 void FunctionEmitter::emitOutputFusion(const hlo::Instruction &fusion,
                                        const hlo::Instruction &contraction,
                                        const ContractionPlan &plan) {
-  const hlo::Instruction &root = *fusion.calledComputation(0)->root();
+  const hlo::Instruction *pad = rootPad(fusion);
+  // The value stored at each element the kernel computes: the root, or the
+  // operand of the pad the fusion ends in.
+  const hlo::Instruction &result = pad ? *pad->operand(0) : *fusion.calledComputation(0)->root();
   llvm::ArrayRef<int64_t> dims = fusion.shape().dims();
-  // Rewrites a run of `count` stored elements from element `offset` on, in
-  // place: each reads the contraction's value where it was stored.
+  llvm::SmallVector<int64_t, 4> shift(dims.size(), 0);
+  if (pad) {
+    for (auto [d, dim] : llvm::enumerate(pad->attributes().padding))
+      shift[d] = dim.low;
+    emitOutlined(fusion, [&] { emitPadEdges(fusion, *pad, address(assignment_.slice(&fusion))); });
+  }
+  // Rewrites a run of `count` stored elements from element `offset` of the
+  // fusion's result on, in place: each reads the contraction's value where
+  // it was stored.
   auto epilogue = [&](llvm::Value *offset, llvm::Value *count) {
     llvm::Value *base = address(assignment_.slice(&fusion));
     FusedValues values(fusion);
     values.stored = &contraction;
     values.storedAt = base;
+    values.storedShift = shift;
     auto reader = [&](const hlo::Instruction &operand, IndexRef index) {
       return readFused(values, operand, index);
     };
@@ -162,13 +209,18 @@ void FunctionEmitter::emitOutputFusion(const hlo::Instruction &fusion,
     // The run lies along the minor dimension (fitsOutputFusion): only the
     // last index moves.
     llvm::SmallVector<llvm::Value *, 4> first = emitDelinearize(builder_, indexType_, dims, offset);
+    llvm::SmallVector<llvm::Value *, 4> firstInside(first);
+    for (auto [d, amount] : llvm::enumerate(shift))
+      if (amount)
+        firstInside[d] = builder_.CreateSub(first[d], llvm::ConstantInt::get(indexType_, amount));
     emitCountedLoop(
         builder_, count,
         [&](llvm::Value *i) {
-          llvm::SmallVector<llvm::Value *, 4> index = first;
-          index.back() = builder_.CreateAdd(first.back(), i);
-          storeElement(builder_, fusion.shape().elementType(), elemental.emit(root, index),
-                       elementAddress(fusion, base, index));
+          llvm::SmallVector<llvm::Value *, 4> at = first, inside = firstInside;
+          at.back() = builder_.CreateAdd(first.back(), i);
+          inside.back() = builder_.CreateAdd(firstInside.back(), i);
+          storeElement(builder_, fusion.shape().elementType(), elemental.emit(result, inside),
+                       elementAddress(fusion, base, at));
         },
         "e");
   };
@@ -176,7 +228,54 @@ void FunctionEmitter::emitOutputFusion(const hlo::Instruction &fusion,
     return *fusion.operand(
         static_cast<size_t>(contraction.operand(i)->attributes().parameterNumber));
   };
-  emitPlannedContraction(fusion, plan, operand(0), operand(1), epilogue);
+  // A pad of the contraction itself has nothing to rewrite.
+  emitPlannedContraction(fusion, plan, operand(0), operand(1),
+                         &result == &contraction ? ContractionEpilogue()
+                                                 : ContractionEpilogue(epilogue));
+}
+
+void FunctionEmitter::emitPadEdges(const hlo::Instruction &fusion, const hlo::Instruction &pad,
+                                   llvm::Value *base) {
+  FusedValues values(fusion);
+  auto reader = [&](const hlo::Instruction &operand, IndexRef index) {
+    return readFused(values, operand, index);
+  };
+  ElementalEmitter elemental(builder_, indexType_, reader, contraction_);
+  values.elemental = &elemental;
+  llvm::Value *padValue = reader(*pad.operand(1), {});
+  llvm::ArrayRef<int64_t> dims = pad.shape().dims();
+  llvm::ArrayRef<int64_t> inner = pad.operand(0)->shape().dims();
+  const std::vector<hlo::PaddingDimension> &padding = pad.attributes().padding;
+  const size_t minor = dims.size() - 1;
+  auto index = [&](int64_t value) { return llvm::ConstantInt::get(indexType_, value); };
+  // Rows along the minor dimension: a row outside the interior in any other
+  // dimension is all edge; one inside has edges at its two ends only.
+  emitLoopNest(
+      builder_, indexType_, dims.drop_back(),
+      [&](IndexRef outer) {
+        llvm::Value *inside = builder_.getTrue();
+        for (size_t d = 0; d < minor; ++d)
+          inside = builder_.CreateAnd(
+              inside, builder_.CreateAnd(
+                          builder_.CreateICmpSGE(outer[d], index(padding[d].low)),
+                          builder_.CreateICmpSLT(outer[d], index(padding[d].low + inner[d]))));
+        auto fill = [&](llvm::Value *from, llvm::Value *count) {
+          emitCountedLoop(
+              builder_, count,
+              [&](llvm::Value *i) {
+                llvm::SmallVector<llvm::Value *, 4> at(outer.begin(), outer.end());
+                at.push_back(builder_.CreateAdd(from, i));
+                storeElement(builder_, pad.shape().elementType(), padValue,
+                             elementAddress(fusion, base, at));
+              },
+              "edge");
+        };
+        const int64_t high = padding[minor].low + inner[minor];
+        fill(index(0),
+             builder_.CreateSelect(inside, index(padding[minor].low), index(dims[minor])));
+        fill(index(high), builder_.CreateSelect(inside, index(dims[minor] - high), index(0)));
+      },
+      "edges");
 }
 
 } // namespace mote::codegen

@@ -22,7 +22,8 @@
 //
 // Output fusion: a floating-point dot or convolution joins the group of its
 // users when every path from it to the group's root is elementwise over its
-// dimensions (bias, activation, residual). Its kernel then rewrites each
+// dimensions (bias, activation, residual), the root possibly a pad adding
+// edges (the next convolution's padding). Its kernel then rewrites each
 // result element right after computing it; its operands stay in buffers,
 // since the kernel reads them many times each.
 //
@@ -172,6 +173,15 @@ bool isContraction(const Instruction &instruction) {
          });
 }
 
+/// A pad that only adds edges (no interior padding, nothing cut off): an
+/// output fusion may end in one, its kernel writing the interior.
+bool isEdgePad(const Instruction &instruction) {
+  return instruction.opcode() == Opcode::Pad &&
+         llvm::all_of(instruction.attributes().padding, [](const hlo::PaddingDimension &dim) {
+           return dim.low >= 0 && dim.high >= 0 && dim.interior == 0;
+         });
+}
+
 /// Whether `user` reads operand `index` more than once per element it
 /// produces (so a fused producer there is recomputed for each read).
 bool rereadsOperand(const Instruction &user, size_t index) {
@@ -257,8 +267,11 @@ private:
       if (current == group.root)
         continue;
       for (auto [user, index] : users_.lookup(current)) {
-        if (!group.members.contains(user) ||
-            hlo::opcodeKind(user->opcode()) != hlo::OpcodeKind::Elementwise ||
+        if (!group.members.contains(user))
+          return false;
+        if (user == group.root && index == 0 && isEdgePad(*user))
+          continue; // the kernel writes inside the padded result
+        if (hlo::opcodeKind(user->opcode()) != hlo::OpcodeKind::Elementwise ||
             !user->shape().isArray() || user->shape().dims() != contraction.shape().dims())
           return false;
         if (seen.insert(user).second)

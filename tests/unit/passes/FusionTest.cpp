@@ -188,6 +188,31 @@ ENTRY %main (a: f32[8,16], w: f32[16,4], bias: f32[4], r: f32[8,4]) -> f32[8,4] 
     CHECK_FALSE(fusionReadsOperandInPlace(*root, i));
 }
 
+TEST_CASE("fusion: an output fusion may end in a pad that only adds edges") {
+  const std::string text = R"(
+HloModule m
+ENTRY %main (a: f32[4,6], w: f32[6,5], v: f32[]) -> (f32[6,8], f32[3,5]) {
+  %a = f32[4,6] parameter(0)
+  %w = f32[6,5] parameter(1)
+  %v = f32[] parameter(2)
+  %d = f32[4,5] dot(%a, %w), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  %e = f32[4,5] exponential(%d)
+  %p = f32[6,8] pad(%e, %v), padding=1_1x0_3
+  %d2 = f32[4,5] dot(%a, %w), lhs_contracting_dims={1}, rhs_contracting_dims={0}, metadata={op_name="other"}
+  %n = f32[4,5] negate(%d2)
+  %cut = f32[3,5] pad(%n, %v), padding=0_-1x0_0
+  ROOT %r = (f32[6,8], f32[3,5]) tuple(%p, %cut)
+}
+)";
+  auto module = fuse(text);
+  const hlo::Instruction *padded = find(*module, "p");
+  REQUIRE(padded->opcode() == Opcode::Fusion);
+  CHECK(padded->attributes().fusionKind == "kOutput");
+  CHECK(fusedOpcodes(*padded) == std::vector<std::string>{"dot", "exponential", "pad"});
+  // A pad that cuts elements off is not a place the kernel can write into.
+  CHECK(find(*module, "cut")->attributes().fusionKind == "kLoop");
+}
+
 TEST_CASE("fusion: a dot read at other indices is stored") {
   auto module = fuse(R"(
 HloModule m
