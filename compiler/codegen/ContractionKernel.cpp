@@ -413,6 +413,32 @@ private:
     return vector;
   }
 
+  /// The bytes an operand spans along the contracting dimensions.
+  int64_t contractingSpanBytes(const OperandStrides &strides) const {
+    int64_t span = 1;
+    for (size_t d = 0; d < strides.contracting.size(); ++d)
+      span += (plan_.contractingDims[d] - 1) * std::abs(strides.contracting[d]);
+    return span * (hlo::bitWidth(plan_.type) / 8);
+  }
+
+  /// The innermost contracting dimension (of at most kMaxUnrolledWindow
+  /// steps) along which the lhs moves by a fraction of its row stride, so
+  /// that rows a few steps apart read the same lhs elements (a convolution
+  /// window sliding along the rows); -1 if there is none.
+  int slidingWindowDimension() const {
+    const OperandStrides &lhs = plan_.operand[0];
+    for (int d = int(plan_.contractingDims.size()) - 1; d >= 0; --d) {
+      const int64_t size = plan_.contractingDims[d], step = lhs.contracting[d];
+      if (size == 1)
+        continue;
+      if (size <= kMaxUnrolledWindow && step > 0 && lhs.row > 0 && lhs.row % step == 0 &&
+          lhs.row / step < size)
+        return d;
+      return -1;
+    }
+    return -1;
+  }
+
   /// One tile at (row, column): `rows` rows of vectors of `widths`, their
   /// sums in registers for the whole k range of this block.
   void emitTile(llvm::Value *row, unsigned rows, llvm::Value *column,
@@ -474,11 +500,14 @@ private:
           }
       }
       // Rows of a shared contiguous operand are a k stride apart, too far
-      // for hardware prefetchers: ask for the line a few k steps ahead.
+      // for hardware prefetchers: ask for the line a few k steps ahead,
+      // unless the operand is small enough to stay in the first-level cache
+      // (a depthwise convolution's weights).
       for (int side = 0; side < 2; ++side) {
         const OperandStrides &strides = plan_.operand[side];
         if (tiling_.lanes == 1 || strides.column != 1 || strides.row != 0 ||
-            strides.contracting.empty() || (side == 1 && panel_))
+            strides.contracting.empty() || (side == 1 && panel_) ||
+            contractingSpanBytes(strides) < kPrefetchMinBytes)
           continue;
         llvm::Value *ahead =
             add(add(kOffset[side], index(kPrefetchDistance * strides.contracting.back())), column);
@@ -511,14 +540,30 @@ private:
           },
           "k");
     } else {
+      // A window dimension the rows slide along is unrolled: adjacent rows
+      // then load the same lhs vectors at neighbouring window positions,
+      // and each is loaded once for all of them.
+      const int unrolled = slidingWindowDimension();
+      llvm::SmallVector<int64_t, 4> looped(plan_.contractingDims.begin(),
+                                           plan_.contractingDims.end());
+      if (unrolled >= 0)
+        looped[unrolled] = 1;
       emitLoopNest(
-          b_, indexType_, plan_.contractingDims,
+          b_, indexType_, looped,
           [&](IndexRef k) {
             llvm::Value *kOffset[2] = {index(0), index(0)};
             for (size_t c = 0; c < k.size(); ++c)
               for (int side = 0; side < 2; ++side)
-                kOffset[side] = add(kOffset[side], mul(k[c], plan_.operand[side].contracting[c]));
-            body(kOffset);
+                if (int(c) != unrolled)
+                  kOffset[side] = add(kOffset[side], mul(k[c], plan_.operand[side].contracting[c]));
+            if (unrolled < 0)
+              return body(kOffset);
+            for (int64_t u = 0; u < plan_.contractingDims[unrolled]; ++u) {
+              llvm::Value *at[2];
+              for (int side = 0; side < 2; ++side)
+                at[side] = add(kOffset[side], index(u * plan_.operand[side].contracting[unrolled]));
+              body(at);
+            }
           },
           "k");
     }
@@ -564,6 +609,8 @@ private:
   int64_t blockK_ = 0;
   llvm::Value *tileBegin_ = nullptr, *tileEnd_ = nullptr; ///< row tiles of this share
   static constexpr int64_t kPrefetchDistance = 8;
+  static constexpr int64_t kMaxUnrolledWindow = 8;
+  static constexpr int64_t kPrefetchMinBytes = 32 * 1024;
   llvm::AllocaInst *panelBuffer_ = nullptr; ///< one k block of a packed panel
   bool packing_ = false;                    ///< the tiles being emitted read panelBuffer_
   llvm::Value *panel_ = nullptr;            ///< panelBuffer_ while emitting a packed tile
