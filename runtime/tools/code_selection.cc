@@ -74,6 +74,15 @@ std::vector<FeatureProbe> machineFeatureProbes() {
   unsigned long hwcap = getauxval(AT_HWCAP);
   for (char letter : {'m', 'a', 'f', 'd', 'c', 'v'})
     probes.push_back({std::string(1, letter), bool(hwcap & (1ul << (letter - 'a')))});
+  // The vector registers' width: vlenb is readable only with V.
+  unsigned long vectorBits = 0;
+  if (hwcap & (1ul << ('v' - 'a'))) {
+    unsigned long bytes = 0;
+    __asm__ volatile(".option push\n.option arch, +v\ncsrr %0, vlenb\n.option pop" : "=r"(bytes));
+    vectorBits = bytes * 8;
+  }
+  for (unsigned long bits : {256ul, 512ul, 1024ul})
+    probes.push_back({"zvl" + std::to_string(bits) + "b", vectorBits >= bits});
 #endif
   return probes;
 }

@@ -229,6 +229,20 @@ def main():
             check(run.returncode == 0 and "+v" in run.stderr and
                   np.array_equal(np.load(out3), np.load(expected)),
                   "+v code runs on a CPU with V and matches", run.stderr)
+            # Code for registers of at least 256 bits needs them: refused
+            # where V has 128-bit registers, run where they are 256 bits.
+            wide = os.path.join(work, "wide.mote")
+            subprocess.run([args.motec, "compile", hlo, f"--target={args.triple}",
+                            "--features=+v,+zvl256b", "-o", wide], check=True)
+            run = mote_run(wide, "--input", values, "--input", counts,
+                           via=shlex.split(args.vector_runner))
+            check(run.returncode == 3, "+zvl256b code refused with 128-bit vectors", run.stderr)
+            out4 = os.path.join(work, "out4.npy")
+            wide_runner = shlex.split(args.vector_runner.replace("vlen=128", "vlen=256"))
+            run = mote_run(wide, "--input", values, "--input", counts, "--output", out4,
+                           via=wide_runner)
+            check(run.returncode == 0 and np.array_equal(np.load(out4), np.load(expected)),
+                  "+zvl256b code runs with 256-bit vectors and matches", run.stderr)
 
     print(f"{len(failures)} failed")
     return 1 if failures else 0
