@@ -30,10 +30,14 @@ TARGETS = [
     ("riscv64+v", "riscv64-linux-gnu", "+v",
      ["qemu-riscv64"] + VECTOR_CPU + ["-L", "/usr/riscv64-linux-gnu"],
      "mote-run-riscv64-linux-gnu"),
+    ("riscv64+v256", "riscv64-linux-gnu", "+v,+zvl256b",
+     ["qemu-riscv64", "-cpu", "rv64,v=true,vext_spec=v1.0,vlen=256", "-L",
+      "/usr/riscv64-linux-gnu"], "mote-run-riscv64-linux-gnu"),
 ]
 TARGET_NOTES = {"aarch64": "generic AArch64 with NEON",
                 "riscv64": "rv64gc, scalar",
-                "riscv64+v": "rv64gcv, VLEN=128"}
+                "riscv64+v": "rv64gcv, VLEN=128",
+                "riscv64+v256": "rv64gcv compiled for VLEN>=256 (+zvl256b), run at VLEN=256"}
 
 INSNS = re.compile(r"insns total=([0-9]+)")
 

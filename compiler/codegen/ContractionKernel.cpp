@@ -682,6 +682,62 @@ int64_t contractionSplitExtent(const ContractionPlan &plan, const llvm::Triple &
   return splitExtentOf(plan, tiling, packedSchedule(plan, tiling, triple));
 }
 
+std::optional<ContractionFootprint> contractionFootprint(const ContractionPlan &plan,
+                                                         const llvm::Triple &triple,
+                                                         const target::TargetSpec *spec,
+                                                         int64_t splits) {
+  const ContractionTiling tiling = chooseContractionTiling(plan, triple, spec);
+  const PackedSchedule packed = packedSchedule(plan, tiling, triple);
+  if (packed.enabled)
+    return std::nullopt;
+  // The split direction: the row tiles, or the first outer dimension with
+  // more than one index (what emitLoopNest's outer range applies to).
+  const bool rowTiles = splitsRowTiles(plan);
+  int64_t splitDim = -1;
+  for (size_t d = 0; !rowTiles && d < plan.outerDims.size() && splitDim < 0; ++d)
+    if (plan.outerDims[d] != 1)
+      splitDim = int64_t(d);
+  if (!rowTiles && splitDim < 0)
+    return std::nullopt;
+  splits = std::clamp<int64_t>(splits, 0, splitExtentOf(plan, tiling, packed));
+  const int64_t rows = rowTiles ? std::min<int64_t>(splits * tiling.rows, plan.rows) : plan.rows;
+
+  // The farthest element an array's strides reach over the covered
+  // directions, and how far one step of the split direction spreads.
+  struct Reach {
+    int64_t last = 0, inner = 0;
+    bool forward = true;
+  };
+  auto reachOf = [&](const OperandStrides &strides, bool contracting) {
+    Reach reach{strides.base, 0, true};
+    auto add = [&](int64_t extent, int64_t stride, bool split) {
+      reach.forward &= stride >= 0;
+      if (extent <= 0)
+        return;
+      reach.last += (extent - 1) * stride;
+      if (!split)
+        reach.inner += (extent - 1) * stride;
+    };
+    for (size_t d = 0; d < plan.outerDims.size(); ++d)
+      add(int64_t(d) == splitDim ? splits : plan.outerDims[d], strides.outer[d],
+          int64_t(d) == splitDim);
+    add(rows, strides.row, rowTiles);
+    add(plan.columns, strides.column, false);
+    if (contracting)
+      for (size_t d = 0; d < plan.contractingDims.size(); ++d)
+        add(plan.contractingDims[d], strides.contracting[d], false);
+    return reach;
+  };
+  const Reach result = reachOf(plan.result, false), lhs = reachOf(plan.operand[0], true);
+  // What one step of the split writes must lie below the next step's start.
+  const int64_t step = rowTiles ? plan.result.row : plan.result.outer[size_t(splitDim)];
+  if (!result.forward || !lhs.forward || result.inner + 1 > step)
+    return std::nullopt;
+  if (splits == 0 || rows == 0)
+    return ContractionFootprint{};
+  return ContractionFootprint{result.last + 1, lhs.last + 1};
+}
+
 void emitContraction(llvm::IRBuilderBase &builder, llvm::Type *indexType,
                      const ContractionPlan &plan, const llvm::Triple &triple,
                      const target::TargetSpec *spec, llvm::Value *lhs, llvm::Value *rhs,

@@ -28,9 +28,11 @@
 #include "target/Target.h"
 
 #include "llvm/ADT/SmallVector.h"
+
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/TargetParser/Triple.h"
+#include <optional>
 
 namespace mote::codegen {
 
@@ -96,6 +98,23 @@ double contractionWork(const ContractionPlan &plan);
 /// exactly that part of the result.
 int64_t contractionSplitExtent(const ContractionPlan &plan, const llvm::Triple &triple,
                                const target::TargetSpec *spec);
+
+/// What the first `splits` iterations of the split loop (contractionSplitExtent)
+/// touch, for running ops depth-first: one past the last element of the
+/// result they write, and of the lhs they read, counted from the arrays'
+/// pointers. Only for contractions whose split iterations write the result
+/// in increasing, contiguous runs of its outermost rows (so the elements
+/// below the end are exactly those written, apart from holes nothing
+/// writes), and read the lhs at increasing offsets; otherwise nullopt
+/// (packed units, reversed strides).
+struct ContractionFootprint {
+  int64_t resultEnd = 0;
+  int64_t lhsEnd = 0;
+};
+std::optional<ContractionFootprint> contractionFootprint(const ContractionPlan &plan,
+                                                         const llvm::Triple &triple,
+                                                         const target::TargetSpec *spec,
+                                                         int64_t splits);
 
 /// Output fusion: called once a run of `count` finished result elements
 /// starting at element `offset` of `out` (contiguous, along the columns) is

@@ -163,8 +163,10 @@ bool isTiledConvolution(const hlo::Instruction &instruction, std::string *why,
 
 void FunctionEmitter::emitConvolution(const hlo::Instruction &instruction) {
   ContractionPlan plan;
-  if (!planConvolution(instruction, plan, nullptr, nullptr))
+  if (!planConvolution(instruction, plan, nullptr, nullptr)) {
+    flushChain();
     return emitElementalLoop(instruction);
+  }
   emitPlannedContraction(instruction, plan, *instruction.operand(0), *instruction.operand(1));
 }
 

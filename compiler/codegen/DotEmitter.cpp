@@ -109,30 +109,40 @@ bool isTiledDot(const hlo::Instruction &instruction, std::string *why, Contracti
 
 void FunctionEmitter::emitDot(const hlo::Instruction &instruction) {
   ContractionPlan plan;
-  if (!planDot(instruction, plan, nullptr, nullptr))
+  if (!planDot(instruction, plan, nullptr, nullptr)) {
+    flushChain();
     return emitElementalLoop(instruction);
+  }
   emitPlannedContraction(instruction, plan, *instruction.operand(0), *instruction.operand(1));
 }
 
-void FunctionEmitter::emitPlannedContraction(const hlo::Instruction &instruction,
-                                             const ContractionPlan &plan,
-                                             const hlo::Instruction &lhs,
-                                             const hlo::Instruction &rhs,
-                                             ContractionEpilogue epilogue) {
+void FunctionEmitter::emitPlannedContraction(
+    const hlo::Instruction &instruction, const ContractionPlan &plan, const hlo::Instruction &lhs,
+    const hlo::Instruction &rhs, ContractionEpilogue epilogue, llvm::function_ref<void()> prelude) {
   const BufferSlice &out = assignment_.slice(&instruction);
   if (out.kind == BufferSlice::Kind::Empty)
     return;
   llvm::Triple triple(module_.getTargetTriple());
   ContractionPlan arithmeticPlan = plan;
   arithmeticPlan.fused = isFused(contraction_, plan.type);
-  emitParallel(instruction, contractionSplitExtent(plan, triple, target_), contractionWork(plan),
-               [&](llvm::Value *begin, llvm::Value *end) {
-                 emitContraction(
-                     builder_, indexType_, arithmeticPlan, triple, target_,
-                     address(assignment_.slice(&lhs)), address(assignment_.slice(&rhs)),
-                     address(out), [&](llvm::Type *type) { return createLocal(type, "sum"); },
-                     begin, end, epilogue);
-               });
+  // Its call may wait to run depth-first with the contractions around it.
+  std::optional<ChainMember> member = chainMember(instruction, arithmeticPlan, lhs);
+  if (!member || !joinsChain(*member))
+    flushChain();
+  if (prelude)
+    prelude();
+  RangedOp ranged = createRangedOp(
+      instruction, contractionSplitExtent(plan, triple, target_), contractionWork(plan),
+      [&](llvm::Value *begin, llvm::Value *end) {
+        emitContraction(
+            builder_, indexType_, arithmeticPlan, triple, target_, address(assignment_.slice(&lhs)),
+            address(assignment_.slice(&rhs)), address(out),
+            [&](llvm::Type *type) { return createLocal(type, "sum"); }, begin, end, epilogue);
+      });
+  if (!member)
+    return emitRangedOpRun(ranged);
+  member->ranged = ranged;
+  chain_.push_back(std::move(*member));
 }
 
 } // namespace mote::codegen

@@ -24,6 +24,8 @@
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Module.h"
 
+#include <array>
+#include <optional>
 #include <string>
 
 namespace mote::codegen {
@@ -128,8 +130,12 @@ public:
   }
 
   void emitComputation(const hlo::Computation &computation) {
-    for (const hlo::Instruction *instruction : schedule_.order(&computation))
+    for (const hlo::Instruction *instruction : schedule_.order(&computation)) {
+      if (!mayJoinChain(*instruction))
+        flushChain();
       emitInstruction(*instruction);
+    }
+    flushChain();
   }
 
   void emitInstruction(const hlo::Instruction &instruction) {
@@ -350,6 +356,22 @@ public:
   /// env->parallel_for (ParallelLoops.cpp).
   void emitParallel(const hlo::Instruction &instruction, int64_t extent, double work,
                     llvm::function_ref<void(llvm::Value *begin, llvm::Value *end)> body);
+  /// An op as a function over a range of its outermost loop's `extent`
+  /// iterations, with a task function running a share of them when the op
+  /// is worth splitting (null otherwise).
+  struct RangedOp {
+    OpFunction op;
+    int64_t extent = 0;
+    llvm::Function *task = nullptr;
+    int64_t tasks = 0;
+  };
+  RangedOp createRangedOp(const hlo::Instruction &instruction, int64_t extent, double work,
+                          llvm::function_ref<void(llvm::Value *begin, llvm::Value *end)> body);
+  /// Calls `ranged` over [begin, end) from the current function.
+  void callRangedOp(const RangedOp &ranged, llvm::Value *begin, llvm::Value *end);
+  /// Runs all of `ranged`: as tasks through the env's parallel_for when it
+  /// has a task function and the env a parallel_for, else right here.
+  void emitRangedOpRun(const RangedOp &ranged);
   /// `i1 dispatch(env, task, context, count)`: hands `count` tasks to the
   /// env's parallel_for and returns true, or returns false when there is none.
   llvm::Function *taskDispatcher();
@@ -584,9 +606,44 @@ public:
   /// buffers of `lhs` and `rhs` into the buffer of `instruction` (the
   /// contraction itself, or the output fusion around it, whose `epilogue`
   /// rewrites what the kernel stores).
+  /// `prelude`, if given, emits code that must run before the contraction
+  /// (an output fusion's pad edges).
   void emitPlannedContraction(const hlo::Instruction &instruction, const ContractionPlan &plan,
                               const hlo::Instruction &lhs, const hlo::Instruction &rhs,
-                              ContractionEpilogue epilogue = nullptr);
+                              ContractionEpilogue epilogue = nullptr,
+                              llvm::function_ref<void()> prelude = nullptr);
+
+  //===--- Chains of contractions (ContractionChains.cpp) -----------------===//
+
+  /// A tiled contraction whose call waits, so that a run of them, each
+  /// reading the previous one's result as its lhs, can run depth-first.
+  struct ChainMember {
+    const hlo::Instruction *instruction = nullptr;
+    ContractionPlan plan;
+    BufferSlice lhs, out;
+    llvm::SmallVector<BufferSlice, 8> reads; ///< every buffer it reads, lhs included
+    RangedOp ranged;
+  };
+  /// `instruction` computing `plan` from `lhs` as a chain member, unless its
+  /// footprint cannot be followed or it reads `lhs` other than as the lhs.
+  std::optional<ChainMember> chainMember(const hlo::Instruction &instruction,
+                                         const ContractionPlan &plan, const hlo::Instruction &lhs);
+  /// Whether `member` may follow the chain being collected: it reads the
+  /// last member's result as its lhs, and touches no other member's memory
+  /// in a way running depth-first would reorder.
+  bool joinsChain(const ChainMember &member) const;
+  /// Whether `instruction` may add to the chain (else emitComputation
+  /// flushes it first): a dot, convolution or output fusion, or nothing
+  /// that emits code.
+  static bool mayJoinChain(const hlo::Instruction &instruction);
+  /// Emits the calls of the chain collected so far and empties it.
+  void flushChain();
+  /// For each band of the depth-first schedule, the (member, begin, end)
+  /// ranges of the split loops to run, producers first.
+  std::vector<llvm::SmallVector<std::array<int64_t, 3>, 4>>
+  chainBands(llvm::ArrayRef<ChainMember> chain);
+  /// `i1 threaded(env)`: whether the env has a parallel_for.
+  llvm::Function *parallelForCheck();
   void emitFusion(const hlo::Instruction &fusion);
   /// A fusion of a tiled dot or convolution and the elementwise ops over its
   /// result (FusionEmitter.cpp).
@@ -650,6 +707,7 @@ private:
   llvm::DenseMap<const hlo::Instruction *, llvm::GlobalVariable *> constants_;
   const target::TargetSpec *target_ = nullptr;
   eval::ContractionArithmetic contraction_;
+  std::vector<ChainMember> chain_; ///< contractions whose calls wait (ContractionChains.cpp)
 };
 
 } // namespace mote::codegen

@@ -161,6 +161,7 @@ void FunctionEmitter::emitFusion(const hlo::Instruction &fusion) {
     // Otherwise the contraction is generated element by element like the
     // rest of the fusion.
   }
+  flushChain();
   const hlo::Computation &fused = *fusion.calledComputation(0);
   double work = elementalWork(*fused.root(), double(fused.instructionCount()));
   const hlo::Instruction &root = *fused.root();
@@ -187,11 +188,9 @@ void FunctionEmitter::emitOutputFusion(const hlo::Instruction &fusion,
   const hlo::Instruction &result = pad ? *pad->operand(0) : *fusion.calledComputation(0)->root();
   llvm::ArrayRef<int64_t> dims = fusion.shape().dims();
   llvm::SmallVector<int64_t, 4> shift(dims.size(), 0);
-  if (pad) {
+  if (pad)
     for (auto [d, dim] : llvm::enumerate(pad->attributes().padding))
       shift[d] = dim.low;
-    emitOutlined(fusion, [&] { emitPadEdges(fusion, *pad, address(assignment_.slice(&fusion))); });
-  }
   // Rewrites a run of `count` stored elements from element `offset` of the
   // fusion's result on, in place: each reads the contraction's value where
   // it was stored.
@@ -228,10 +227,15 @@ void FunctionEmitter::emitOutputFusion(const hlo::Instruction &fusion,
     return *fusion.operand(
         static_cast<size_t>(contraction.operand(i)->attributes().parameterNumber));
   };
+  // The edges are written first, the kernel fills the rest.
+  auto edges = [&] {
+    emitOutlined(fusion, [&] { emitPadEdges(fusion, *pad, address(assignment_.slice(&fusion))); });
+  };
   // A pad of the contraction itself has nothing to rewrite.
   emitPlannedContraction(fusion, plan, operand(0), operand(1),
                          &result == &contraction ? ContractionEpilogue()
-                                                 : ContractionEpilogue(epilogue));
+                                                 : ContractionEpilogue(epilogue),
+                         pad ? llvm::function_ref<void()>(edges) : nullptr);
 }
 
 void FunctionEmitter::emitPadEdges(const hlo::Instruction &fusion, const hlo::Instruction &pad,

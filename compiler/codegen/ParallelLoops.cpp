@@ -32,68 +32,76 @@ bool FunctionEmitter::threadsAllowed() const {
   return target_ && target_->info && !target_->info->bareMetal;
 }
 
-void FunctionEmitter::emitParallel(
+FunctionEmitter::RangedOp FunctionEmitter::createRangedOp(
     const hlo::Instruction &instruction, int64_t extent, double work,
     llvm::function_ref<void(llvm::Value *begin, llvm::Value *end)> body) {
-  OpFunction op = createOpFunction(instruction, function_->getName() + "." + instruction.name(),
-                                   /*ranged=*/true);
-  emitOpBody(op, body);
-  auto callRange = [&](llvm::ArrayRef<llvm::Value *> arguments, llvm::Value *begin,
-                       llvm::Value *end) {
-    llvm::SmallVector<llvm::Value *, 14> all(arguments.begin(), arguments.end());
-    all.push_back(begin);
-    all.push_back(end);
-    builder_.CreateCall(op.function, all);
-  };
+  RangedOp ranged;
+  ranged.op = createOpFunction(instruction, function_->getName() + "." + instruction.name(),
+                               /*ranged=*/true);
+  ranged.extent = extent;
+  emitOpBody(ranged.op, body);
   // Tasks read their buffers from the entry function's call, which outlives
   // them, so handing work out stores nothing: ops nested in other functions
   // have no call to share and run where they are.
   if (extent < 2 || work < kParallelWork || !threadsAllowed() || !env_ ||
       function_ != entryFunction_)
-    return callRange(opPointers(op), llvm::ConstantInt::get(indexType_, 0),
-                     llvm::ConstantInt::get(indexType_, extent));
+    return ranged;
 
-  llvm::LLVMContext &context = module_.getContext();
   llvm::Type *ptr = builder_.getPtrTy();
   llvm::Type *i64 = builder_.getInt64Ty();
-  const int64_t tasks = std::min(extent, kMaxTasks);
+  ranged.tasks = std::min(extent, kMaxTasks);
   llvm::FunctionType *taskType = llvm::FunctionType::get(builder_.getVoidTy(), {ptr, i64}, false);
-  llvm::Function *task =
-      llvm::Function::Create(taskType, llvm::GlobalValue::InternalLinkage,
-                             op.function->getName() + ".task", module_);
-  task->addFnAttr(llvm::Attribute::NoUnwind);
-  task->addParamAttr(0, llvm::Attribute::NoCapture);
-  task->addParamAttr(0, llvm::Attribute::ReadOnly);
-  {
-    // Task i of n runs [i * extent / n, (i + 1) * extent / n).
-    FunctionSwitch inside(*this, task);
-    loadCallPointers(task->getArg(0));
-    llvm::Value *index = task->getArg(1);
-    llvm::Value *total = builder_.getInt64(extent);
-    auto share = [&](llvm::Value *i) {
-      llvm::Value *bound =
-          builder_.CreateUDiv(builder_.CreateNUWMul(i, total), builder_.getInt64(tasks));
-      return builder_.CreateZExtOrTrunc(bound, indexType_);
-    };
-    callRange(opPointers(op), share(index),
-              share(builder_.CreateNUWAdd(index, builder_.getInt64(1))));
-    builder_.CreateRetVoid();
-  }
+  ranged.task = llvm::Function::Create(taskType, llvm::GlobalValue::InternalLinkage,
+                                       ranged.op.function->getName() + ".task", module_);
+  ranged.task->addFnAttr(llvm::Attribute::NoUnwind);
+  ranged.task->addParamAttr(0, llvm::Attribute::NoCapture);
+  ranged.task->addParamAttr(0, llvm::Attribute::ReadOnly);
+  // Task i of n runs [i * extent / n, (i + 1) * extent / n).
+  FunctionSwitch inside(*this, ranged.task);
+  loadCallPointers(ranged.task->getArg(0));
+  llvm::Value *index = ranged.task->getArg(1);
+  llvm::Value *total = builder_.getInt64(extent);
+  auto share = [&](llvm::Value *i) {
+    llvm::Value *bound =
+        builder_.CreateUDiv(builder_.CreateNUWMul(i, total), builder_.getInt64(ranged.tasks));
+    return builder_.CreateZExtOrTrunc(bound, indexType_);
+  };
+  callRangedOp(ranged, share(index), share(builder_.CreateNUWAdd(index, builder_.getInt64(1))));
+  builder_.CreateRetVoid();
+  return ranged;
+}
 
+void FunctionEmitter::callRangedOp(const RangedOp &ranged, llvm::Value *begin, llvm::Value *end) {
+  llvm::SmallVector<llvm::Value *, 14> all = opPointers(ranged.op);
+  all.push_back(begin);
+  all.push_back(end);
+  builder_.CreateCall(ranged.op.function, all);
+}
+
+void FunctionEmitter::emitRangedOpRun(const RangedOp &ranged) {
+  auto index = [&](int64_t value) { return llvm::ConstantInt::get(indexType_, value); };
+  if (!ranged.task)
+    return callRangedOp(ranged, index(0), index(ranged.extent));
   // The call site: the tasks go to the env's parallel_for when it has one,
   // else the op runs over the whole range right here. The check lives in
   // one shared function so that thousands of ops do not leave thousands of
   // identical branches for the optimiser to thread.
+  llvm::LLVMContext &context = module_.getContext();
   llvm::BasicBlock *inline_ = llvm::BasicBlock::Create(context, "parallel.inline", function_);
   llvm::BasicBlock *done = llvm::BasicBlock::Create(context, "parallel.done", function_);
-  llvm::Value *handedOut =
-      builder_.CreateCall(taskDispatcher(), {env_, task, call_, builder_.getInt64(tasks)});
+  llvm::Value *handedOut = builder_.CreateCall(
+      taskDispatcher(), {env_, ranged.task, call_, builder_.getInt64(ranged.tasks)});
   builder_.CreateCondBr(handedOut, done, inline_);
   builder_.SetInsertPoint(inline_);
-  callRange(opPointers(op), llvm::ConstantInt::get(indexType_, 0),
-            llvm::ConstantInt::get(indexType_, extent));
+  callRangedOp(ranged, index(0), index(ranged.extent));
   builder_.CreateBr(done);
   builder_.SetInsertPoint(done);
+}
+
+void FunctionEmitter::emitParallel(
+    const hlo::Instruction &instruction, int64_t extent, double work,
+    llvm::function_ref<void(llvm::Value *begin, llvm::Value *end)> body) {
+  emitRangedOpRun(createRangedOp(instruction, extent, work, body));
 }
 
 llvm::Function *FunctionEmitter::taskDispatcher() {

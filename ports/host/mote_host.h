@@ -69,7 +69,8 @@ uint32_t mote_host_thread_pool_size(const mote_host_thread_pool *pool);
  * body, or from another thread) runs inline. */
 void mote_host_parallel_for(void *pool, mote_task_fn body, void *context, int64_t count);
 
-/* Fills `out_env` so generated code uses `pool` (which must outlive it). */
+/* Fills `out_env` so generated code uses `pool` (which must outlive it); a
+ * pool of one thread leaves parallel_for null (the code runs sequentially). */
 void mote_host_env(mote_host_thread_pool *pool, mote_env *out_env);
 
 #ifdef __cplusplus

@@ -229,5 +229,8 @@ extern "C" void mote_host_parallel_for(void *user, mote_task_fn body, void *cont
 
 extern "C" void mote_host_env(mote_host_thread_pool *pool, mote_env *out_env) {
   out_env->user = pool;
-  out_env->parallel_for = mote_host_parallel_for;
+  // A pool of one thread has nothing to share out: generated code then
+  // knows it runs alone and schedules for one core (convolution chains
+  // depth-first) rather than for tasks.
+  out_env->parallel_for = mote_host_thread_pool_size(pool) > 1 ? mote_host_parallel_for : nullptr;
 }

@@ -107,6 +107,12 @@ TEST_CASE("the pool reaches generated code through mote_env") {
     total += h.load();
   CHECK(total == 100);
   mote_host_thread_pool_deinit(&pool);
+  // One thread shares nothing: the env says so.
+  mote_host_thread_pool alone;
+  REQUIRE(mote_host_thread_pool_init(&alone, 1) == MOTE_OK);
+  mote_host_env(&alone, &env);
+  CHECK((env.parallel_for == nullptr));
+  mote_host_thread_pool_deinit(&alone);
   mote_host_thread_pool too_many;
   CHECK(mote_host_thread_pool_init(&too_many, MOTE_HOST_MAX_THREADS + 1) == MOTE_INVALID_ARGUMENT);
   // Zero means one thread per online CPU.
