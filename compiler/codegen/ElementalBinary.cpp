@@ -302,8 +302,12 @@ llvm::Value *ElementalEmitter::emitSelectOrClamp(const hlo::Instruction &instruc
   llvm::Value *lo = toCompute(builder_, type, low);
   llvm::Value *value = toCompute(builder_, type, x);
   llvm::Value *hi = toCompute(builder_, type, high);
-  llvm::Value *raised = builder_.CreateSelect(builder_.CreateFCmpOLT(value, lo), lo, value);
-  llvm::Value *clamped = builder_.CreateSelect(builder_.CreateFCmpOLT(raised, hi), raised, hi);
+  // x >= low ? x : low, and raised >= high ? high : raised: std::max and
+  // std::min but for NaN, which the selects below fix. Not x < low ? low : x,
+  // which LLVM 16 lowers for AArch64 to fmax when low is 0.0 (max(-0, +0) is
+  // +0 there, where clamp keeps -0), and likewise fminnm for the high side.
+  llvm::Value *raised = builder_.CreateSelect(builder_.CreateFCmpOGE(value, lo), value, lo);
+  llvm::Value *clamped = builder_.CreateSelect(builder_.CreateFCmpOGE(raised, hi), hi, raised);
   // With a NaN anywhere the first NaN of (low, x, high) wins.
   clamped = builder_.CreateSelect(emitIsNan(builder_, hi), hi, clamped);
   clamped = builder_.CreateSelect(emitIsNan(builder_, value), value, clamped);

@@ -2,6 +2,8 @@
 
 #include "output/ObjectEmitter.h"
 
+#include "output/BackendWorkarounds.h"
+
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Analysis/CGSCCPassManager.h"
 #include "llvm/Analysis/LoopAnalysisManager.h"
@@ -72,6 +74,8 @@ void optimizeModule(llvm::Module &module, llvm::TargetMachine &machine, unsigned
                                        ? builder.buildO0DefaultPipeline(level)
                                        : builder.buildPerModuleDefaultPipeline(level);
   passes.run(module, modules);
+  // Last, so that no later canonicalisation undoes it.
+  legalizeMveFloatCompares(module, machine);
 }
 
 llvm::Expected<std::string> emitModule(llvm::Module &module, llvm::TargetMachine &machine,

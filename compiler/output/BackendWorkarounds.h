@@ -1,0 +1,25 @@
+//===- BackendWorkarounds.h - IR rewrites around LLVM backend bugs -*- C++ -*-===//
+///
+/// \file
+/// Rewrites applied to optimised IR just before code generation, each
+/// steering one LLVM 16 backend bug onto a form that backend lowers right.
+/// Every rewrite is an exact equivalence and fires only on the targets whose
+/// backend has the bug.
+///
+//===----------------------------------------------------------------------===//
+#ifndef MOTE_OUTPUT_BACKENDWORKAROUNDS_H
+#define MOTE_OUTPUT_BACKENDWORKAROUNDS_H
+
+#include "llvm/IR/Module.h"
+#include "llvm/Target/TargetMachine.h"
+
+namespace mote::output {
+
+/// MVE (Armv8.1-M with mve.fp): vector float compares against a splat whose
+/// LLVM 16 lowering is wrong for NaN are split into compares it lowers right
+/// plus an integer NaN test. Returns the number of compares rewritten.
+unsigned legalizeMveFloatCompares(llvm::Module &module, const llvm::TargetMachine &machine);
+
+} // namespace mote::output
+
+#endif // MOTE_OUTPUT_BACKENDWORKAROUNDS_H

@@ -1,0 +1,160 @@
+//===- BackendWorkaroundsTest.cpp - IR rewrites around LLVM backend bugs --===//
+
+#include "output/BackendWorkarounds.h"
+#include "target/Target.h"
+
+#include "llvm/Analysis/VectorUtils.h"
+#include "llvm/AsmParser/Parser.h"
+#include "llvm/IR/ConstantFold.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/Support/SourceMgr.h"
+
+#include <doctest/doctest.h>
+
+#include <string>
+
+using namespace mote;
+using llvm::CmpInst;
+
+namespace {
+
+const char *const kPredicates[] = {"oeq", "ogt", "oge", "olt", "ole", "one", "ord",
+                                   "ueq", "ugt", "uge", "ult", "ule", "une", "uno"};
+
+/// The predicates LLVM 16 lowers right for MVE against a splat second operand.
+bool loweredRight(CmpInst::Predicate predicate) {
+  switch (predicate) {
+  case CmpInst::FCMP_OEQ:
+  case CmpInst::FCMP_UNE:
+  case CmpInst::FCMP_OGT:
+  case CmpInst::FCMP_OGE:
+  case CmpInst::FCMP_ULT:
+  case CmpInst::FCMP_ULE:
+    return true;
+  default:
+    return false;
+  }
+}
+
+std::unique_ptr<llvm::TargetMachine> machineFor(llvm::StringRef triple, llvm::StringRef cpu,
+                                                llvm::StringRef features) {
+  auto spec = target::resolveTarget(triple, cpu, features);
+  REQUIRE(bool(spec));
+  auto machine = target::createTargetMachine(*spec);
+  REQUIRE(bool(machine));
+  return std::move(*machine);
+}
+
+/// One function a predicate: x against a broadcast scalar on each side, and
+/// x against a vector.
+std::string comparesText() {
+  std::string text;
+  for (const char *predicate : kPredicates)
+    text += std::string("define <4 x i1> @") + predicate +
+            "(<4 x float> %x, <4 x float> %y, float %f) {\n"
+            "  %i = insertelement <4 x float> poison, float %f, i32 0\n"
+            "  %s = shufflevector <4 x float> %i, <4 x float> poison, <4 x i32> zeroinitializer\n"
+            "  %a = fcmp " +
+            predicate + " <4 x float> %x, %s\n  %b = fcmp " + predicate +
+            " <4 x float> %s, %x\n  %c = fcmp " + predicate + " <4 x float> %x, zeroinitializer\n" +
+            "  %d = fcmp " + predicate + " <4 x float> %x, %y\n" +
+            "  %ab = and <4 x i1> %a, %b\n  %cd = and <4 x i1> %c, %d\n"
+            "  %r = and <4 x i1> %ab, %cd\n  ret <4 x i1> %r\n}\n";
+  return text;
+}
+
+std::unique_ptr<llvm::Module> parse(llvm::LLVMContext &context, const std::string &text) {
+  llvm::SMDiagnostic diagnostic;
+  auto module = llvm::parseAssemblyString(text, diagnostic, context);
+  REQUIRE_MESSAGE(module, diagnostic.getMessage().str());
+  return module;
+}
+
+} // namespace
+
+TEST_CASE("MVE: compares against a splat keep only predicates LLVM 16 lowers right") {
+  llvm::LLVMContext context;
+  auto module = parse(context, comparesText());
+  auto machine = machineFor("thumbv8.1m.main-none-eabihf", "", "");
+  // Against a splat second (a broadcast scalar, zero) the eight others than
+  // oeq, une, ogt, oge, ult and ule are rebuilt; with the splat first all 14
+  // are, or restated with it second. x against a vector is left alone.
+  CHECK(output::legalizeMveFloatCompares(*module, *machine) == 8 * 2 + 14);
+  for (llvm::Function &function : *module) {
+    CAPTURE(function.getName().str());
+    unsigned vectorByVector = 0;
+    for (llvm::Instruction &instruction : llvm::instructions(function)) {
+      auto *compare = llvm::dyn_cast<llvm::FCmpInst>(&instruction);
+      if (!compare)
+        continue;
+      llvm::Value *lhs = compare->getOperand(0), *rhs = compare->getOperand(1);
+      const bool splatRhs = llvm::isa<llvm::Constant>(rhs) || llvm::getSplatValue(rhs);
+      const bool splatLhs = llvm::isa<llvm::Constant>(lhs) || llvm::getSplatValue(lhs);
+      if (!splatLhs && !splatRhs) {
+        ++vectorByVector;
+        CHECK(CmpInst::getPredicateName(compare->getPredicate()) == function.getName());
+        continue;
+      }
+      CHECK_FALSE(splatLhs);
+      CHECK(loweredRight(compare->getPredicate()));
+    }
+    CHECK(vectorByVector == 1);
+  }
+}
+
+TEST_CASE("MVE: rebuilt compares mean what the originals meant, NaN and zeros included") {
+  // x and the splat as constants: the rebuilt compare folds to a constant,
+  // checked against LLVM's folding of the original.
+  const char *values = "<float 0x7FF8000000000000, float -1.0, float -0.0, float 2.0>";
+  const char *splats[] = {"zeroinitializer", "<float -1.0, float -1.0, float -1.0, float -1.0>",
+                          "<float 0x7FF8000000000000, float 0x7FF8000000000000, "
+                          "float 0x7FF8000000000000, float 0x7FF8000000000000>"};
+  auto machine = machineFor("thumbv8.1m.main-none-eabihf", "", "");
+  for (const char *predicate : kPredicates)
+    for (const char *splat : splats)
+      for (bool splatFirst : {false, true}) {
+        CAPTURE(predicate);
+        CAPTURE(splat);
+        CAPTURE(splatFirst);
+        std::string lhs = splatFirst ? splat : values, rhs = splatFirst ? values : splat;
+        llvm::LLVMContext context;
+        auto module =
+            parse(context, std::string("define <4 x i1> @f() {\n  %c = fcmp ") + predicate +
+                               " <4 x float> " + lhs + ", " + rhs + "\n  ret <4 x i1> %c\n}\n");
+        auto *original = llvm::cast<llvm::FCmpInst>(&*llvm::instructions(*module->begin()).begin());
+        llvm::Constant *expected = llvm::ConstantFoldCompareInstruction(
+            original->getPredicate(), llvm::cast<llvm::Constant>(original->getOperand(0)),
+            llvm::cast<llvm::Constant>(original->getOperand(1)));
+        REQUIRE(expected);
+        output::legalizeMveFloatCompares(*module, *machine);
+        auto *ret = llvm::cast<llvm::ReturnInst>(module->begin()->getEntryBlock().getTerminator());
+        auto *result = llvm::dyn_cast<llvm::Constant>(ret->getReturnValue());
+        if (!result) { // a safe predicate, restated with the splat second
+          auto *compare = llvm::cast<llvm::FCmpInst>(ret->getReturnValue());
+          result = llvm::ConstantFoldCompareInstruction(
+              compare->getPredicate(), llvm::cast<llvm::Constant>(compare->getOperand(0)),
+              llvm::cast<llvm::Constant>(compare->getOperand(1)));
+        }
+        CHECK(result == expected);
+      }
+}
+
+TEST_CASE("the MVE compare rewrite leaves other targets and MVE without floats alone") {
+  struct Case {
+    const char *triple, *cpu, *features;
+  } cases[] = {{"aarch64-linux-gnu", "", ""},
+               {"thumbv7em-none-eabihf", "cortex-m4", ""},
+               {"thumbv8.1m.main-none-eabihf", "cortex-m55", "-mve.fp"},
+               {"x86_64-linux-gnu", "", ""}};
+  for (const Case &c : cases) {
+    CAPTURE(c.triple);
+    CAPTURE(c.features);
+    llvm::LLVMContext context;
+    auto module = parse(context, comparesText());
+    auto machine = machineFor(c.triple, c.cpu, c.features);
+    CHECK(output::legalizeMveFloatCompares(*module, *machine) == 0);
+  }
+}
