@@ -256,9 +256,11 @@ def flush_subnormals(array):
                              flush_subnormals(array.imag.copy()), np.complex64)
     if array.dtype != np.float32:
         return array
+    # ascontiguousarray makes a scalar one-dimensional: the shape goes back.
     bits = np.ascontiguousarray(array).view(np.uint32)
     subnormal = (bits & 0x7F800000) == 0
-    return np.where(subnormal, bits & 0x80000000, bits).astype(np.uint32).view(np.float32)
+    flushed = np.where(subnormal, bits & 0x80000000, bits).astype(np.uint32).view(np.float32)
+    return flushed.reshape(array.shape)
 
 
 FLUSHED_CONSTANT = re.compile(
