@@ -21,9 +21,11 @@ namespace {
 /// Tasks per op: enough to balance a few threads with uneven progress, few
 /// enough that handing them out costs nothing next to their work.
 constexpr int64_t kMaxTasks = 64;
-/// Below this many operations an op runs as one task: waking threads costs
-/// microseconds.
-constexpr double kParallelWork = 1 << 17;
+/// Below this many operations (a few microseconds of vectorised work) an op
+/// runs as one task: handing work to another core costs microseconds, and
+/// the next op then reads its results from that core's cache (DS-CNN on two
+/// threads: 0.074 ms with 2^17, 0.037 ms with 2^20, as fast as one thread).
+constexpr double kParallelWork = 1 << 20;
 
 } // namespace
 

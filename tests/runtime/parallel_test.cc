@@ -29,8 +29,8 @@ void run_backwards(void *user, mote_task_fn body, void *context, int64_t count) 
 
 struct Buffers {
   std::vector<float> x = std::vector<float>(96 * 128), w = std::vector<float>(128 * 80),
-                     b = std::vector<float>(80), big = std::vector<float>(512 * 512);
-  std::vector<float> dense = std::vector<float>(96 * 80), tanh = std::vector<float>(512 * 512),
+                     b = std::vector<float>(80), big = std::vector<float>(2048 * 512);
+  std::vector<float> dense = std::vector<float>(96 * 80), tanh = std::vector<float>(2048 * 512),
                      planes = std::vector<float>(8 * 512);
   std::vector<unsigned char> scratch = std::vector<unsigned char>(PARALLEL_DENSE_SCRATCH_BYTES + 64);
 
@@ -82,12 +82,12 @@ TEST_CASE("big loops go through parallel_for and give the same bytes however tas
   Buffers reversed;
   REQUIRE(reversed.run(&backwards) == 0);
   CHECK(recorder.calls >= 3); // the dot, the tanh and the reduction at least
-  // The reduction: each plane column summed over its 64 rows in order.
+  // The reduction: each plane column summed over its 256 rows in order.
   for (int p = 0; p < 8; ++p)
     for (int c = 0; c < 512; c += 37) {
       float sum = 0.0f;
-      for (int r = 0; r < 64; ++r)
-        sum = sum + alone.big[(p * 64 + r) * 512 + c];
+      for (int r = 0; r < 256; ++r)
+        sum = sum + alone.big[(p * 256 + r) * 512 + c];
       CHECK(alone.planes[p * 512 + c] == sum);
     }
   CHECK(recorder.largest > 1);
