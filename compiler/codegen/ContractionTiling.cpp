@@ -41,20 +41,26 @@ int64_t sum(llvm::ArrayRef<unsigned> widths) {
 /// What the cost model needs to know of a plan and a target.
 class TilingCosts {
 public:
-  TilingCosts(const ContractionPlan &plan, unsigned registers, bool scalar)
-      : plan_(plan), registers_(registers), scalar_(scalar) {
+  TilingCosts(const ContractionPlan &plan, unsigned registers, bool scalar,
+              bool rowValuesInVectorRegisters)
+      : plan_(plan), registers_(registers), scalar_(scalar),
+        rowValuesInVectorRegisters_(rowValuesInVectorRegisters) {
     steps_ = 1;
     for (int64_t dim : plan.contractingDims)
       steps_ *= dim;
   }
 
   /// Whether `rows` rows of `segments` vectors fit the registers: the sums,
-  /// one loaded value of each operand, and a product when not fused.
+  /// one loaded value of each operand, and a product when not fused. Where
+  /// the lhs value a row shares is a lane of a vector register (AArch64's
+  /// multiply-add by element), the compiler loads all the rows' values
+  /// before the multiply-adds, so each row holds one register.
   bool fits(int64_t rows, size_t segments) const {
     const int64_t sums = rows * int64_t(segments);
     if (scalar_)
       return sums <= int64_t(registers_);
-    return sums + int64_t(segments) + 1 + (plan_.fused ? 0 : 1) <= int64_t(registers_);
+    const int64_t shared = rowValuesInVectorRegisters_ && plan_.operand[0].column == 0 ? rows : 1;
+    return sums + int64_t(segments) + shared + (plan_.fused ? 0 : 1) <= int64_t(registers_);
   }
 
   /// Cycles of one tile: per contracting step its multiply-adds and loads
@@ -109,6 +115,7 @@ private:
   const ContractionPlan &plan_;
   unsigned registers_;
   bool scalar_;
+  bool rowValuesInVectorRegisters_;
   int64_t steps_ = 1;
 };
 
@@ -159,7 +166,9 @@ ContractionTiling chooseContractionTiling(const ContractionPlan &plan, const llv
   const unsigned narrowest = scalar ? 1 : vectorWidths.back();
   // 16 scalar sums (4 x 4 before), 4 for software f64.
   const unsigned budget = softDouble ? 4 : scalar ? 16 : registers.count;
-  TilingCosts costs(plan, budget, scalar);
+  // x86 folds a broadcast into the multiply-add's memory operand, RISC-V V
+  // and Helium multiply by a scalar register; AArch64 takes a vector lane.
+  TilingCosts costs(plan, budget, scalar, triple.isAArch64());
 
   const int64_t rows = std::max<int64_t>(plan.rows, 1);
   const int64_t columns = std::max<int64_t>(plan.columns, 1);
