@@ -38,9 +38,13 @@ llvm::Value *emitFloatBinary(llvm::IRBuilderBase &b, Opcode opcode, llvm::Value 
   case Opcode::Maximum:
   case Opcode::Minimum: {
     // std::max(x, y) is (x < y ? y : x); std::min(x, y) is (y < x ? y : x);
-    // a NaN on either side wins, x's first.
+    // a NaN on either side wins, x's first. Equal operands give x: LLVM 16
+    // may turn the compare and select into AArch64's fmax and fmin, which
+    // give +0 for max(-0, +0) where std::max keeps the -0, so the equal
+    // case is chosen apart.
     llvm::Value *takeY = opcode == Opcode::Maximum ? b.CreateFCmpOLT(x, y) : b.CreateFCmpOLT(y, x);
     llvm::Value *chosen = b.CreateSelect(takeY, y, x);
+    chosen = b.CreateSelect(b.CreateFCmpOEQ(x, y), x, chosen);
     chosen = b.CreateSelect(emitIsNan(b, y), y, chosen);
     return b.CreateSelect(emitIsNan(b, x), x, chosen);
   }
