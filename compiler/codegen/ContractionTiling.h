@@ -2,7 +2,8 @@
 ///
 /// \file
 /// Internal to code generation: which register tiles ContractionKernel
-/// covers a contraction's result with. A tile is a few rows, each a run of
+/// covers a contraction's result with, and how that work is cut into the
+/// ranges tasks share out (row tiles, outer rows, or packed units). A tile is a few rows, each a run of
 /// vectors (of the target's widest width and the halves of it where columns
 /// run out; 1 is a scalar), whose sums stay in registers for the whole
 /// contracting loop. The main tile repeats over the rows and columns; the
@@ -47,6 +48,38 @@ struct ContractionTiling {
 /// baseline registers).
 ContractionTiling chooseContractionTiling(const ContractionPlan &plan, const llvm::Triple &triple,
                                           const target::TargetSpec *spec);
+
+/// Whether tasks share out the row tiles: there is no outer dimension of
+/// size > 1 to share instead.
+bool splitsRowTiles(const ContractionPlan &plan);
+int64_t rowTileCount(const ContractionPlan &plan, const ContractionTiling &tiling);
+
+/// How a matrix product whose rhs does not vary along the rows (a dot, a
+/// 1x1 convolution) is cut when its rhs is packed: the columns into panels
+/// one register tile wide, the row tiles into chunks. A unit of work is one
+/// panel of one chunk: for each k block it copies the panel's block of the
+/// rhs into a contiguous buffer sized for the first-level cache, then runs
+/// the chunk's row tiles over it. Tasks share out units rather than row
+/// tiles, so each rhs block is read from memory once per chunk instead of
+/// once per row tile, and a row-major rhs whose rows are a power of two
+/// apart (which maps a tile's k run onto a handful of cache sets) becomes
+/// one sequential run. 512^3 f32 GEMM on AVX-512: 1.33 -> 1.14 ms on one
+/// thread, 0.67 -> 0.63 ms on two.
+struct PackedSchedule {
+  bool enabled = false;
+  int64_t panelColumns = 0; ///< NR
+  int64_t kBlock = 0;       ///< k steps per packed block
+  int64_t chunkTiles = 0;   ///< row tiles per chunk
+  int64_t panels = 0, chunks = 0;
+  int64_t units() const { return panels * chunks; }
+};
+PackedSchedule packedSchedule(const ContractionPlan &plan, const ContractionTiling &tiling,
+                              const llvm::Triple &triple);
+
+/// The extent of the loop tasks split: packed units, else the row tiles
+/// when there is no outer dimension to share, else the first outer one.
+int64_t splitExtentOf(const ContractionPlan &plan, const ContractionTiling &tiling,
+                      const PackedSchedule &packed);
 
 } // namespace mote::codegen
 
