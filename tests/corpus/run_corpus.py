@@ -7,7 +7,9 @@ For every CORPUS/files/*.hlo:
   eval       `motec eval FILE` on seeded inputs exits 0; exit 3 means Mote does
              not support the module (counted apart, with motec's reason)
   run        with --run-target T: `motec run FILE --target=T` on the same inputs
-             matches eval (integers exactly; floats within the bound below);
+             matches eval (integers exactly; floats within the bound below; for
+             targets other than plain x86-64, `motec eval --target=T`, whose dot
+             sums are the target's: fused multiply-adds or not);
              exit 3 means code generation does not support the module yet.
              A target `package:T` instead compiles FILE into a .mote package for
              T and runs it with --mote-run (under --runner, e.g. qemu-aarch64),
@@ -189,13 +191,9 @@ def package_run(motec, path, target, outputs, work, args):
     """Compiles `path` into a package for `target` (package:T[:cpu[:features]])
     and runs it with mote-run on the saved inputs; returns run()'s tuple."""
     triple, _, rest = target[len(PACKAGE_PREFIX):].partition(":")
-    cpu, _, features = rest.partition(":")
+    features = rest.partition(":")[2]
     package = os.path.join(work, re.sub(r"[^A-Za-z0-9]", "_", target) + ".mote")
-    command = [motec, "compile", path, f"--target={triple}", "-o", package]
-    if cpu:
-        command.append(f"--cpu={cpu}")
-    if features:
-        command.append(f"--features={features}")
+    command = [motec, "compile", path, "-o", package] + target_flags(target)
     code, out, err, seconds = run(command, args.run_timeout)
     if code != 0:
         return code, out, err, seconds
@@ -211,6 +209,16 @@ def package_run(motec, path, target, outputs, work, args):
     if code == 3:  # no code object for this machine: a setup problem, not "unsupported"
         code = 1
     return code, out, err, seconds + more
+
+
+def target_flags(target):
+    """motec's --target/--cpu/--features for `[package:]triple[:cpu[:features]]`."""
+    if target.startswith(PACKAGE_PREFIX):
+        target = target[len(PACKAGE_PREFIX):]
+    triple, _, rest = target.partition(":")
+    cpu, _, features = rest.partition(":")
+    return [f"--target={triple}"] + ([f"--cpu={cpu}"] if cpu else []) + \
+        ([f"--features={features}"] if features else [])
 
 
 def run_on_target(motec, path, target, expected, work, args, result):
@@ -231,6 +239,19 @@ def run_on_target(motec, path, target, expected, work, args, result):
     if code == EXIT_UNSUPPORTED:
         result[key], result[key + "_detail"] = "unsupported", first_error(err)
         return
+    if code == 0 and target not in ("x86_64-linux-gnu", PACKAGE_PREFIX + "x86_64-linux-gnu"):
+        # Other targets may sum dots with fused multiply-adds: the evaluator
+        # sums as their code does (same seed, so the same inputs).
+        expected = [os.path.join(work, "eval-" + os.path.basename(o)) for o in outputs]
+        command = [motec, "eval", path, "--seed", str(args.seed)] + target_flags(target)
+        for output in expected:
+            command += ["--output", output]
+        eval_code, _, eval_err, eval_seconds = run(command, args.eval_timeout)
+        result[key + "_s"] = seconds + eval_seconds
+        if eval_code != 0:
+            result[key] = "TIMEOUT" if eval_code == "timeout" else "FAIL"
+            result[key + "_detail"] = f"eval for the target: exit {eval_code}: {first_error(eval_err)}"
+            return
     if code != 0:
         slow = code == "timeout" or "did not finish within" in err
         result[key] = "TIMEOUT" if slow else "FAIL"
