@@ -504,21 +504,15 @@ private:
   /// once their sums are final (after the last k block).
   void emitEpilogue(llvm::Value *row, unsigned rows, llvm::Value *column, llvm::Value *columns,
                     llvm::Value *kBlockIndex) {
-    llvm::BasicBlock *done = nullptr;
-    if (kBlockIndex) {
-      const int64_t lastBlock = (plan_.contractingDims[0] + blockK_ - 1) / blockK_ - 1;
-      llvm::Function *function = b_.GetInsertBlock()->getParent();
-      llvm::BasicBlock *last = llvm::BasicBlock::Create(b_.getContext(), "epilogue", function);
-      done = llvm::BasicBlock::Create(b_.getContext(), "epilogue.done", function);
-      b_.CreateCondBr(b_.CreateICmpEQ(kBlockIndex, index(lastBlock)), last, done);
-      b_.SetInsertPoint(last);
-    }
-    for (unsigned r = 0; r < rows; ++r)
-      epilogue_(add(outOffset_, add(mul(add(row, index(r)), plan_.result.row), column)), columns);
-    if (done) {
-      b_.CreateBr(done);
-      b_.SetInsertPoint(done);
-    }
+    auto rewrite = [&] {
+      for (unsigned r = 0; r < rows; ++r)
+        epilogue_(add(outOffset_, add(mul(add(row, index(r)), plan_.result.row), column)),
+                  columns);
+    };
+    if (!kBlockIndex)
+      return rewrite();
+    const int64_t lastBlock = (plan_.contractingDims[0] + blockK_ - 1) / blockK_ - 1;
+    emitIf(b_.CreateICmpEQ(kBlockIndex, index(lastBlock)), "epilogue", rewrite);
   }
 
   llvm::IRBuilderBase &b_;

@@ -24,13 +24,8 @@ VectorRegisters vectorRegisters(const llvm::Triple &triple, const target::Target
     return {spec ? target::preferredAlignment(*spec) : 16u, has("avx512f") ? 32u : 16u};
   if (triple.isAArch64())
     return {16, 32};
-  if (triple.isRISCV() && has("v")) {
-    // V promises 128-bit registers; zvl<N>b promises N bits.
-    for (unsigned bits : {1024u, 512u, 256u})
-      if (has(("zvl" + llvm::Twine(bits) + "b").str()))
-        return {bits / 8, 32};
-    return {16, 32};
-  }
+  if (triple.isRISCV() && spec && target::riscvVectorBits(*spec))
+    return {target::riscvVectorBits(*spec) / 8, 32};
   if ((triple.isARM() || triple.isThumb()) && has("mve.fp"))
     return {16, 8};
   return {0, 32};

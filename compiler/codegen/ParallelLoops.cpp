@@ -121,20 +121,15 @@ llvm::Function *FunctionEmitter::taskDispatcher() {
   dispatcher->addFnAttr(llvm::Attribute::NoUnwind);
   llvm::Value *env = dispatcher->getArg(0);
   llvm::IRBuilder<> builder(llvm::BasicBlock::Create(context, "entry", dispatcher));
-  llvm::BasicBlock *check = llvm::BasicBlock::Create(context, "check", dispatcher);
   llvm::BasicBlock *run = llvm::BasicBlock::Create(context, "run", dispatcher);
   llvm::BasicBlock *declined = llvm::BasicBlock::Create(context, "declined", dispatcher);
-  builder.CreateCondBr(builder.CreateIsNotNull(env), check, declined);
+  builder.CreateCondBr(builder.CreateCall(parallelForCheck(), {env}), run, declined);
 
   // mote_env: { void *user; parallel_for; ... } (mote/abi.h).
-  llvm::StructType *envType = llvm::StructType::get(context, {ptr, ptr});
-  builder.SetInsertPoint(check);
-  llvm::Value *parallelFor =
-      builder.CreateLoad(ptr, builder.CreateStructGEP(envType, env, 1), "parallel_for");
-  builder.CreateCondBr(builder.CreateIsNotNull(parallelFor), run, declined);
-
   builder.SetInsertPoint(run);
+  llvm::StructType *envType = llvm::StructType::get(context, {ptr, ptr});
   llvm::Value *user = builder.CreateLoad(ptr, builder.CreateStructGEP(envType, env, 0));
+  llvm::Value *parallelFor = builder.CreateLoad(ptr, builder.CreateStructGEP(envType, env, 1));
   llvm::FunctionType *parallelForType =
       llvm::FunctionType::get(builder.getVoidTy(), {ptr, ptr, ptr, i64}, false);
   builder.CreateCall(parallelForType, parallelFor,

@@ -212,6 +212,15 @@ bool hasFeature(const TargetSpec &spec, llvm::StringRef feature) {
   return info && info->checkFeatures(("+" + feature).str());
 }
 
+unsigned riscvVectorBits(const TargetSpec &spec) {
+  if (!llvm::Triple(spec.triple).isRISCV() || !hasFeature(spec, "v"))
+    return 0;
+  for (unsigned bits : {1024u, 512u, 256u})
+    if (hasFeature(spec, ("zvl" + llvm::Twine(bits) + "b").str()))
+      return bits;
+  return 128;
+}
+
 bool hasFusedMultiplyAdd(const TargetSpec &spec, unsigned bits) {
   auto machine = createTargetMachine(spec);
   if (!machine) {

@@ -80,6 +80,10 @@ bool hasFeature(const TargetSpec &spec, llvm::StringRef feature);
 /// call (AArch64, RISC-V F/D, x86-64 with FMA, Cortex-M with VFPv4/FPv5).
 bool hasFusedMultiplyAdd(const TargetSpec &spec, unsigned bits);
 
+/// The width in bits RISC-V vector registers have at least under `spec`:
+/// 0 without V, 128 for V alone, N with zvl<N>b.
+unsigned riscvVectorBits(const TargetSpec &spec);
+
 /// The CPU features code compiled for `spec` requires of the machine that
 /// loads it (mote/cpu_features.h): for Linux triples, each feature the
 /// runtime can detect that the CPU and features enable; for bare-metal

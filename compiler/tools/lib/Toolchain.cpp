@@ -159,14 +159,9 @@ llvm::Expected<Toolchain> findToolchain(const target::TargetSpec &spec) {
   llvm::Triple triple(spec.triple);
   if (!info.bareMetal) {
     toolchain.linkFlags.push_back("-static");
-    if (triple.isRISCV64() && target::hasFeature(spec, "v")) {
-      // The narrowest registers the code allows (zvl<N>b), 128 for V alone.
-      unsigned bits = 128;
-      for (unsigned wider : {256u, 512u, 1024u})
-        if (target::hasFeature(spec, ("zvl" + llvm::Twine(wider) + "b").str()))
-          bits = wider;
+    // QEMU's vector registers as narrow as the code allows.
+    if (unsigned bits = triple.isRISCV64() ? target::riscvVectorBits(spec) : 0)
       toolchain.emulatorFlags = {"-cpu", "rv64,v=true,vext_spec=v1.0,vlen=" + std::to_string(bits)};
-    }
     return toolchain;
   }
   if (llvm::Error error = addBareMetal(spec, toolchain))
