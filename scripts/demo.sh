@@ -47,7 +47,7 @@ for entry in "${targets[@]}"; do
   program="$dir/digits"
   if [ -f "$program.elf" ]; then
     program="$program.elf"
-    "$size" "$program" | awk 'NR==2 {printf "firmware: flash %d B (code, weights, 200 test images), RAM %d B (8 KB of it stack)\n", $1 + $2, $2 + $3}'
+    "$size" "$program" | awk 'NR==2 {printf "firmware: flash %d B (code, weights, 200 test images), RAM %d B (8.5 KB of it stacks)\n", $1 + $2, $2 + $3}'
   fi
   # QEMU prints semihosting output on stderr.
   if ! output="$($runner "$program" </dev/null 2>&1)"; then
