@@ -11,10 +11,11 @@
 #   5. the consumer through FetchContent of the source tree: no LLVM, no
 #      tests, the consumer's CMAKE_BUILD_TYPE untouched; for this machine and,
 #      with ARM, the vendor toolchain
+#   6. with PYTHON: the installed mote package compiles and runs the model
 # Each program must print "consumer ok" and exit 0; each configuration must
 # have written the model's package, scale_model.mote.
 # cmake -DBUILD=<mote build> -DSOURCE=<mote source> -DWORK=<dir> -DCC=<host C
-#       compiler> -DARM=ON|OFF -P run_install_test.cmake
+#       compiler> -DARM=ON|OFF [-DPYTHON=<python3 with NumPy>] -P run_install_test.cmake
 cmake_minimum_required(VERSION 3.25)
 set(consumer "${SOURCE}/tests/install/consumer")
 set(prefix "${WORK}/prefix")
@@ -91,4 +92,16 @@ if(ARM)
   consumer(fetched-cortex-m4 RUNNER ${qemu} ARGS ${fetch} "${vendor}")
 endif()
 
+if(PYTHON)
+  string(CONCAT script "import numpy, mote\n"
+    "package = mote.compile('${consumer}/scale.hlo')\n"
+    "y, = package.run(numpy.arange(8, dtype=numpy.float32), numpy.float32(2.5))\n"
+    "assert (y == numpy.arange(8) * 2.5).all(), y\n"
+    "print('python ok', mote.__file__)\n")
+  run("the installed Python package" "${CMAKE_COMMAND}" -E env
+    "PYTHONPATH=${prefix}/lib/python3/dist-packages" --unset=MOTE_MOTEC "${PYTHON}" -c "${script}")
+  if(NOT output MATCHES "python ok ${prefix}/lib/python3/dist-packages/mote/__init__.py")
+    message(FATAL_ERROR "the installed mote package did not run: ${output}")
+  endif()
+endif()
 message("install.consumer: all consumers ran")
