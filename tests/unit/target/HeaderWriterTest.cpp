@@ -28,7 +28,7 @@ using hlo::PrimitiveType;
 
 namespace {
 
-std::string includeDir() { return MOTE_TEST_INCLUDE_DIR; }
+std::string includeDir() { return MOTE_TEST_SOURCE_DIR "/include"; }
 
 TensorSignature tensor(std::string name, PrimitiveType type, llvm::ArrayRef<int64_t> dims,
                        llvm::ArrayRef<int64_t> minorToMajor, uint64_t byteSize) {
