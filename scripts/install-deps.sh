@@ -1,13 +1,20 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages Mote's build and tests need, skipping those
-# already present. Usage: scripts/install-deps.sh [group...]
+# already present. Usage: scripts/install-deps.sh [--list] [group...]
 #   build   compiler build: LLVM 16, clang-16, lld-16 and their development files
-#   test    test tools: doctest, lit's python3, libFuzzer runtime, ninja
+#   test    test tools: doctest, lit's python3 and NumPy, libFuzzer runtime,
+#           Graphviz (motec report --graph)
 #   cross   cross toolchains and QEMU (code generation and runtime tests)
 #   bench   peers measured by bench/ (XNNPACK, Eigen, OpenBLAS, PyTorch)
-# With no group: build and test.
+# With no group: build and test. --list prints the groups' packages, one a
+# line, and installs nothing (tests check them against what configuring needs).
 set -euo pipefail
 
+list=0
+if [ "${1:-}" = "--list" ]; then
+  list=1
+  shift
+fi
 groups=("$@")
 [ ${#groups[@]} -eq 0 ] && groups=(build test)
 
@@ -17,7 +24,7 @@ for group in "${groups[@]}"; do
     build) packages+=(cmake ninja-build g++ llvm-16-dev libllvm16 llvm-16-tools clang-16 lld-16
                       liblld-16-dev zlib1g-dev libzstd-dev libtinfo-dev libxml2-dev
                       libflatbuffers-dev flatbuffers-compiler) ;;
-    test) packages+=(doctest-dev python3 python3-numpy libclang-rt-16-dev) ;;
+    test) packages+=(doctest-dev python3 python3-numpy libclang-rt-16-dev graphviz) ;;
     cross) packages+=(qemu-user qemu-system-arm qemu-system-misc g++-aarch64-linux-gnu
                       g++-riscv64-linux-gnu gcc-arm-none-eabi picolibc-arm-none-eabi
                       libnewlib-arm-none-eabi gcc-riscv64-unknown-elf
@@ -27,6 +34,11 @@ for group in "${groups[@]}"; do
     *) echo "install-deps: unknown group '$group' (build, test, cross, bench)" >&2; exit 2 ;;
   esac
 done
+
+if [ $list -eq 1 ]; then
+  printf '%s\n' "${packages[@]}" | sort -u
+  exit 0
+fi
 
 missing=()
 for package in "${packages[@]}"; do

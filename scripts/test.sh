@@ -5,6 +5,7 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 "$root/scripts/install-deps.sh" build test cross
-"$root/scripts/build.sh"
+# Tests on, also in a build folder demo.sh configured without them.
+"$root/scripts/build.sh" -DMOTE_BUILD_TESTS=ON
 cd "${MOTE_BUILD_DIR:-$root/build}"
 ctest --output-on-failure -j "${MOTE_JOBS:-2}" "$@"

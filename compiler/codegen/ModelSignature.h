@@ -22,6 +22,10 @@ namespace mote::codegen {
 
 struct TensorSignature {
   std::string name; ///< a C identifier, unique within args or results
+  /// The name as its author wrote it, for accessors: JAX's
+  /// metadata={op_name="pixels"}, else the HLO name without its ".N"
+  /// instruction number, in lower case ("Arg_0.7" -> arg_0).
+  std::string readableName;
   hlo::PrimitiveType elementType;
   llvm::SmallVector<int64_t, 4> dims;
   llvm::SmallVector<int64_t, 4> minorToMajor; ///< the compiled layout

@@ -6,7 +6,10 @@
 
 #include "hlo/Diagnostics.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSet.h"
+
+#include <cctype>
 
 namespace mote::codegen {
 
@@ -21,8 +24,35 @@ std::string toIdentifier(llvm::StringRef text) {
 
 namespace {
 
+bool isPlainIdentifier(llvm::StringRef text) {
+  return !text.empty() && !std::isdigit(static_cast<unsigned char>(text[0])) &&
+         llvm::all_of(
+             text, [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
+}
+
+/// A parameter's name as its author wrote it: JAX records the Python name in
+/// metadata={op_name="pixels"}; otherwise the HLO name without the number
+/// XLA appends to every instruction ("Arg_0.7" -> "arg_0").
+std::string readableIdentifier(const hlo::Instruction &parameter) {
+  if (const hlo::RawAttribute *metadata = parameter.attributes().findRaw("metadata")) {
+    llvm::StringRef value = metadata->value;
+    size_t at = value.find("op_name=\"");
+    if (at != llvm::StringRef::npos) {
+      llvm::StringRef opName = value.drop_front(at + 9).split('"').first;
+      if (isPlainIdentifier(opName))
+        return opName.str();
+    }
+  }
+  llvm::StringRef name = parameter.name();
+  size_t dot = name.rfind('.');
+  if (dot != llvm::StringRef::npos && dot + 1 < name.size() &&
+      llvm::all_of(name.drop_front(dot + 1), [](char c) { return std::isdigit(c); }))
+    name = name.take_front(dot);
+  return toIdentifier(name.lower());
+}
+
 /// Adds one tensor per array leaf of `shape` (whose layouts are the caller's).
-llvm::Error addLeaves(const hlo::Shape &shape, const std::string &name,
+llvm::Error addLeaves(const hlo::Shape &shape, const std::string &name, const std::string &readable,
                       const hlo::Instruction &where, std::vector<TensorSignature> &out,
                       llvm::StringSet<> &used) {
   llvm::SmallVector<const hlo::Shape *, 4> leaves;
@@ -41,6 +71,7 @@ llvm::Error addLeaves(const hlo::Shape &shape, const std::string &name,
     for (int suffix = 1; !used.insert(unique).second; ++suffix)
       unique = base + "_" + std::to_string(suffix);
     tensor.name = unique;
+    tensor.readableName = leaves.size() == 1 ? readable : readable + "_" + std::to_string(i);
     tensor.elementType = leaf.elementType();
     tensor.dims.assign(leaf.dims().begin(), leaf.dims().end());
     hlo::Layout layout = leaf.layoutOrDefault();
@@ -65,12 +96,13 @@ llvm::Expected<ModelSignature> buildSignature(const hlo::Module &module, llvm::S
     const hlo::Shape &shape =
         layout && i < layout->parameters.size() ? layout->parameters[i] : parameter->shape();
     if (llvm::Error error =
-            addLeaves(shape, toIdentifier(parameter->name()), *parameter, signature.args, argNames))
+            addLeaves(shape, toIdentifier(parameter->name()), readableIdentifier(*parameter),
+                      *parameter, signature.args, argNames))
       return std::move(error);
   }
   const hlo::Shape &result = layout ? layout->result : entry.root()->shape();
   if (llvm::Error error =
-          addLeaves(result, "result", *entry.root(), signature.results, resultNames))
+          addLeaves(result, "result", "result", *entry.root(), signature.results, resultNames))
     return std::move(error);
   return signature;
 }

@@ -117,8 +117,12 @@ private:
   uint32_t alignment_ = 16;
 };
 
-/// One line per arena buffer (offset, size, live interval, the values in it)
-/// and a summary, for `motec report`.
+/// A header line saying what the columns are, then one line per arena
+/// buffer (offset, size, live interval, the values in it), each line after
+/// `indent`, for `motec report`.
+std::string describeArenaBuffers(const BufferAssignment &assignment, llvm::StringRef indent);
+
+/// A summary line (arena, alignment, lower bound) and describeArenaBuffers.
 std::string describeBufferAssignment(const BufferAssignment &assignment);
 
 /// Plans the memory of `module` (after the pre-codegen pipeline: calls

@@ -100,6 +100,19 @@ cl::opt<bool> fusion("fusion",
                      cl::sub(reportCommand), cl::cat(motecCategory));
 cl::opt<bool> reportJson("json", cl::desc("Print the report as JSON"), cl::sub(reportCommand),
                          cl::cat(motecCategory));
+cl::opt<std::string> graphPath("graph",
+                               cl::desc("Draw the computation after the passes: fusions as "
+                                        "boxes, dots and convolutions highlighted, edges with "
+                                        "shapes and bytes (.svg or .png with Graphviz's dot; "
+                                        ".dot writes the graph text)"),
+                               cl::value_desc("file.svg"), cl::sub(reportCommand),
+                               cl::cat(motecCategory));
+cl::opt<std::string> memoryPath("memory",
+                                cl::desc("Draw the memory plan as SVG: one bar per arena buffer "
+                                         "at its offset over the steps it is live, the lower "
+                                         "bound marked"),
+                                cl::value_desc("file.svg"), cl::sub(reportCommand),
+                                cl::cat(motecCategory));
 cl::opt<std::string> compileOutput("o",
                                    cl::desc("Output: <path>.mote writes a package (one code "
                                             "object per --target); any other <path> writes "
@@ -140,9 +153,43 @@ EXIT CODES:
   4  internal error (a bug in Mote, or generated code that failed when run)
 )");
 
+/// Each subcommand with the lines its --help opens with.
+struct Command {
+  StringRef name;
+  cl::SubCommand *sub;
+  StringRef usage;
+};
+const Command kCommandTable[] = {
+    {"check", &checkCommand, "motec check model.hlo"},
+    {"eval", &evalCommand, "motec eval model.hlo [--input x.npy]... [--output y.npy]..."},
+    {"print", &printCommand, "motec print model.hlo"},
+    {"compile", &compileCommand,
+     "motec compile model.hlo --target=T -o out        (out.o + out.h)\n"
+     "  motec compile model.hlo --target=T1,T2 -o model.mote"},
+    {"run", &runSubcommand,
+     "motec run model.hlo --target=T [--input x.npy]... [--output y.npy]..."},
+    {"report", &reportCommand,
+     "motec report model.hlo [--target=T] [--json] [--graph=model.svg] [--memory=plan.svg]"},
+    {"targets", &targetsCommand, "motec targets"},
+};
+
 constexpr StringRef kCommands = "check, eval, print, compile, run, report, targets";
 
 void printVersion(raw_ostream &os) { os << "motec " << MOTE_VERSION << '\n'; }
+
+/// The subcommand named on the command line, if any.
+const Command *findCommand(int argc, const char **argv) {
+  for (int i = 1; i < argc; ++i) {
+    StringRef arg = argv[i];
+    if (arg.starts_with("-"))
+      continue;
+    for (const Command &command : kCommandTable)
+      if (arg == command.name)
+        return &command;
+    return nullptr;
+  }
+  return nullptr;
+}
 
 /// Catches mistakes LLVM's parser reports poorly (a misspelt subcommand reads
 /// as a stray positional argument). Returns false after printing the error.
@@ -151,11 +198,59 @@ bool checkCommandName(int argc, const char **argv) {
     StringRef arg = argv[i];
     if (arg.starts_with("-"))
       continue; // top-level flags such as --help and --version come first
-    if (arg == "check" || arg == "eval" || arg == "print" || arg == "compile" || arg == "run" ||
-        arg == "report" || arg == "targets")
+    if (findCommand(argc, argv))
       return true;
     errs() << "motec: error: unknown command '" << arg << "' (expected one of " << kCommands
            << "; see 'motec --help')\n";
+    return false;
+  }
+  return true;
+}
+
+/// An option the subcommand does not have: LLVM would suggest whatever
+/// option is nearest in spelling (--print-options for --target), so say
+/// which subcommands have it, or which option of this one was meant.
+/// Returns false after printing the error.
+bool checkOptionsBelong(const Command &command, int argc, const char **argv) {
+  auto &own = cl::getRegisteredOptions(*command.sub);
+  for (int i = 1; i < argc; ++i) {
+    StringRef arg = argv[i];
+    if (!arg.starts_with("-") || arg == "-" || arg == "--")
+      continue;
+    StringRef name = arg.ltrim('-').split('=').first;
+    if (auto found = own.find(name); found != own.end()) {
+      // "--features -c" gives the value as the next argument.
+      if (!arg.contains('=') && found->second->getValueExpectedFlag() == cl::ValueRequired)
+        ++i;
+      continue;
+    }
+    if (cl::getRegisteredOptions(cl::SubCommand::getTopLevel()).count(name))
+      continue;
+    std::string others;
+    for (const Command &other : kCommandTable)
+      if (&other != &command && cl::getRegisteredOptions(*other.sub).count(name))
+        others += (others.empty() ? "" : ", ") + other.name.str();
+    errs() << "motec " << command.name << ": error: ";
+    if (!others.empty()) {
+      errs() << "--" << name << " is not an option of '" << command.name << "' (it is of " << others
+             << ")";
+    } else {
+      StringRef nearest;
+      unsigned best = 3;
+      for (const auto &entry : own) {
+        if (entry.second->getOptionHiddenFlag() != cl::NotHidden)
+          continue;
+        unsigned distance = name.edit_distance(entry.getKey(), true, best);
+        if (distance < best) {
+          best = distance;
+          nearest = entry.getKey();
+        }
+      }
+      errs() << "unknown option '" << arg.split('=').first << "'";
+      if (!nearest.empty())
+        errs() << "; did you mean '--" << nearest << "'?";
+    }
+    errs() << " (see 'motec " << command.name << " --help')\n";
     return false;
   }
   return true;
@@ -183,6 +278,8 @@ ExitCode runCommand() {
     options.modulePath = modulePath;
     options.target = target;
     options.json = reportJson;
+    options.graphPath = graphPath;
+    options.memoryPath = memoryPath;
     return runReport(options, outs(), errs());
   }
   if (runSubcommand) {
@@ -219,19 +316,19 @@ int main(int argc, const char **argv) {
     cl::HideUnrelatedOptions(motecCategory, *sub);
   if (!checkCommandName(argc, argv))
     return ExitBadCommandLine;
+  // The overview --help opens with: all commands, or the one command's.
+  const Command *command = findCommand(argc, argv);
+  if (command && !checkOptionsBelong(*command, argc, argv))
+    return ExitBadCommandLine;
+  std::string overview = "motec: the Mote compiler for XLA HLO models\n\n";
+  if (command) // LLVM prints the command's description after this
+    overview = command->usage.str() + "\n";
+  else
+    for (const Command &each : kCommandTable)
+      overview += "  " + each.usage.str() + "\n";
   std::string parseErrors;
   raw_string_ostream parseErrorStream(parseErrors);
-  if (!cl::ParseCommandLineOptions(argc, argv,
-                                   "motec: the Mote compiler for XLA HLO models\n\n"
-                                   "  motec check model.hlo\n"
-                                   "  motec eval model.hlo [--input x.npy]... [--output y.npy]...\n"
-                                   "  motec print model.hlo\n"
-                                   "  motec compile model.hlo --target=T -o out   (out.o + out.h)\n"
-                                   "  motec run model.hlo --target=T [--input x.npy]... "
-                                   "[--output y.npy]...\n"
-                                   "  motec report model.hlo [--target=T] [--json]\n"
-                                   "  motec targets\n",
-                                   &parseErrorStream)) {
+  if (!cl::ParseCommandLineOptions(argc, argv, overview, &parseErrorStream)) {
     errs() << parseErrors << "motec: see 'motec --help' or 'motec <command> --help'\n";
     return ExitBadCommandLine;
   }

@@ -8,16 +8,20 @@
  * checks the code object's ELF structure and every relocation before it
  * writes a byte of code. Nothing here allocates or copies the package.
  *
- * Typical use:
- *   mote_package package;
- *   mote_package_open(bytes, size, &package);
- *   uint32_t code;
- *   mote_package_select(&package, "aarch64-linux-gnu", NULL, &code);
- *   size_t need, align;
- *   mote_package_code_memory(&package, code, &need, &align);
- *   ... get `need` bytes aligned to `align` ...
- *   mote_model model;
- *   mote_package_load(&package, code, memory, need, make_executable, NULL, &model);
+ * Typical use, on any port (on Linux, mote_package_load_file in the host
+ * port's mote_host.h does all of it from a file):
+ *   mote_package_requirements need;          // code for this machine, sizes
+ *   mote_package_requirements_for(bytes, size, &need);
+ *   ... code memory: need.code_size bytes aligned to need.code_alignment ...
+ *   mote_loaded_package loaded;
+ *   mote_package_load_memory(bytes, size, code, need.code_size,
+ *                            mote_port_make_executable, NULL, &loaded);
+ *   ... an arena of loaded.arena_size bytes, then a session (mote/session.h)
+ *       over loaded.model ...
+ *
+ * The steps one by one: mote_package_open, mote_package_select (or
+ * mote_package_select_for_machine), mote_package_code_memory,
+ * mote_package_load.
  *
  *===----------------------------------------------------------------------===*/
 #ifndef MOTE_PACKAGE_H
@@ -129,6 +133,46 @@ mote_status mote_package_code_memory(const mote_package *package, uint32_t index
 mote_status mote_package_load(const mote_package *package, uint32_t index, void *memory,
                               size_t memory_size, mote_make_executable_fn make_executable,
                               void *user, mote_model *out);
+
+/* Picks the code object for this machine (mote/machine.h): its triple and,
+ * where they can be detected, its CPU features. MOTE_NO_MATCHING_CODE when
+ * none fits. */
+mote_status mote_package_select_for_machine(const mote_package *package, uint32_t *out_index);
+
+/* What loading a package on this machine takes, known before any memory is
+ * given: the code object chosen and the memory it loads into. */
+typedef struct mote_package_requirements {
+  uint32_t code_index;   /* the code object for this machine */
+  size_t code_size;      /* bytes of memory to load it into ... */
+  size_t code_alignment; /* ... aligned to this */
+} mote_package_requirements;
+
+/* Opens `size` bytes at `bytes` as a package (as mote_package_open), picks
+ * the code for this machine and says what loading it needs. */
+mote_status mote_package_requirements_for(const void *bytes, size_t size,
+                                          mote_package_requirements *out);
+
+/* A package whose code for this machine is loaded and ready to run. */
+typedef struct mote_loaded_package {
+  mote_package package; /* the verified package (a view of the caller's bytes) */
+  mote_model model;     /* the model in the loaded code */
+  uint32_t code_index;  /* the code object that was loaded */
+  size_t arena_size;    /* arena bytes a session over it needs at most
+                           (mote_session_arena_size with 16-byte alignment) */
+} mote_loaded_package;
+
+/* The one call from bytes to a runnable model: opens and verifies the
+ * package, picks the code object for this machine, loads it into
+ * `code_memory` (`code_memory_size` bytes, at least what
+ * mote_package_requirements_for says, aligned as it says; else
+ * MOTE_BUFFER_TOO_SMALL or MOTE_MISALIGNED) and fills `out`, whose
+ * arena_size tells the arena to give the session. `make_executable` (may be
+ * NULL) and `user` are as for mote_package_load. `bytes` must outlive `out`
+ * when the package is queried; `code_memory` for as long as the model runs. */
+mote_status mote_package_load_memory(const void *bytes, size_t size, void *code_memory,
+                                     size_t code_memory_size,
+                                     mote_make_executable_fn make_executable, void *user,
+                                     mote_loaded_package *out);
 
 #ifdef __cplusplus
 } /* extern "C" */

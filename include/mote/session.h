@@ -71,6 +71,21 @@ mote_status mote_session_init(mote_session *out_session, const mote_model *model
  * (scratch, and tensors that cannot be used in place) comes on top. */
 size_t mote_session_table_size(const mote_model *model);
 
+/* Arena bytes that always suffice for a session over mote_direct_transfer
+ * whose alignment is at most `alignment`: the tables, the scratch, and a
+ * device buffer for every argument and result (as if none could be used in
+ * place). A macro so C code can size a static array with it:
+ * `tensor_count` arguments and results of `tensor_bytes` bytes in all, and
+ * the model's scratch size and alignment. */
+#define MOTE_SESSION_ARENA_BYTES(tensor_count, tensor_bytes, scratch_size, scratch_alignment,      \
+                                 alignment)                                                        \
+  ((tensor_count) *                                                                                \
+       (sizeof(mote_session_slot) + sizeof(mote_device_buffer) + sizeof(void *) + (alignment)) +   \
+   3 * 7 + (tensor_bytes) + (scratch_size) + (scratch_alignment) + (alignment))
+
+/* MOTE_SESSION_ARENA_BYTES for `model` (0 for a null model). */
+size_t mote_session_arena_size(const mote_model *model, size_t alignment);
+
 /* Binds argument `index` to row-major host data (`host_size` bytes, at least
  * the tensor's byte size, else MOTE_BUFFER_TOO_SMALL). When the port can use
  * it in place it does; otherwise the data is copied (relayouted) into a

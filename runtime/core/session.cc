@@ -69,6 +69,21 @@ extern "C" size_t mote_session_table_size(const mote_model *model) {
   return count * (sizeof(mote_session_slot) + sizeof(mote_device_buffer) + sizeof(void *)) + 3 * 7;
 }
 
+extern "C" size_t mote_session_arena_size(const mote_model *model, size_t alignment) {
+  if (!model || !model->desc)
+    return 0;
+  uint32_t args = mote_model_arg_count(model), results = mote_model_result_count(model);
+  uint64_t bytes = 0;
+  for (uint32_t i = 0; i < args + results; ++i) {
+    mote_tensor_info info;
+    if ((i < args ? mote_model_arg_info(model, i, &info)
+                  : mote_model_result_info(model, i - args, &info)) == MOTE_OK)
+      bytes += info.byte_size;
+  }
+  return MOTE_SESSION_ARENA_BYTES(size_t(args) + results, bytes, mote_model_scratch_size(model),
+                                  mote_model_scratch_alignment(model), alignment);
+}
+
 extern "C" mote_status mote_session_init(mote_session *out_session, const mote_model *model,
                                          const mote_transfer_manager *transfer, const mote_env *env,
                                          mote_arena *arena) {

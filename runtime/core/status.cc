@@ -41,6 +41,8 @@ extern "C" const char *mote_status_message(mote_status status) {
     return "device error";
   case MOTE_UNSUPPORTED:
     return "unsupported";
+  case MOTE_FILE_ERROR:
+    return "cannot read the file";
   }
   return "unknown status";
 #else

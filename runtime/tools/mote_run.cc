@@ -292,6 +292,14 @@ void printSummary(uint32_t index, const mote_tensor_info &info, const std::vecto
          values.c_str());
 }
 
+// Whether a file that is no package is the text of a model: HLO text
+// starts with "HloModule", StableHLO's MLIR holds a "module" or "func.func".
+bool looksLikeModelText(const std::vector<uint8_t> &bytes) {
+  std::string head(bytes.begin(), bytes.begin() + std::min<size_t>(bytes.size(), 4096));
+  return head.find("HloModule") != std::string::npos ||
+         head.find("func.func") != std::string::npos || head.find("module @") != std::string::npos;
+}
+
 double nowMs() {
   timespec t;
   clock_gettime(CLOCK_MONOTONIC, &t);
@@ -320,6 +328,11 @@ int run(const Options &options) {
     return fail(kExitBadInput, std::string(options.package) + ": " + error);
   mote_package package;
   mote_status status = mote_package_open(package_bytes.data(), package_bytes.size(), &package);
+  if (status != MOTE_OK && looksLikeModelText(package_bytes))
+    return fail(kExitBadInput, std::string(options.package) +
+                                   ": this is a model's text (HLO or StableHLO), not a .mote "
+                                   "package; compile it first: motec compile " +
+                                   options.package + " -o model.mote");
   if (status != MOTE_OK)
     return fail(kExitBadInput, std::string(options.package) + ": " + mote_status_message(status));
 

@@ -175,6 +175,10 @@ def main():
         check(run.returncode == 1 and "mote-run: " + corrupt + ": " in run.stderr,
               "truncated package: exit 1 with the status message", run.stderr)
 
+        run = mote_run(hlo, "--input", values, "--input", counts)
+        check(run.returncode == 1 and "not a .mote package; compile it first" in run.stderr,
+              "an HLO file given as the package: exit 1, named as HLO", run.stderr)
+
         run = mote_run(package, "--bench", "x")
         check(run.returncode == 2, "bad command line: exit 2", run.stderr)
 

@@ -31,6 +31,9 @@ config.environment["PATH"] = os.pathsep.join([tools_dir, os.environ.get("PATH", 
 config.environment["FILECHECK_OPTS"] = "--dump-input=fail"
 
 config.substitutions.append(("%motec", motec))
+config.substitutions.append(("%mote_runtime", getattr(config, "mote_runtime", "")))
+if getattr(config, "graphviz", 0):
+    config.available_features.add("graphviz")
 config.substitutions.append(("%python", python))
 config.substitutions.append(("%expect-exit", f"{python} {inputs}/expect_exit.py"))
 config.substitutions.append(("%make-npy", f"{python} {inputs}/npy_tool.py make"))

@@ -68,12 +68,15 @@ struct CompileCommandOptions {
 ExitCode runCompile(const CompileCommandOptions &options, llvm::raw_ostream &out,
                     llvm::raw_ostream &errs);
 
-/// `motec report model.hlo [--target=T] [--json]`: ops, the memory plan,
-/// constants, and per-target object sizes.
+/// `motec report model.hlo [--target=T] [--json] [--graph=g.svg]
+/// [--memory=m.svg]`: ops, the memory plan, constants, per-target object
+/// sizes, and pictures of the graph and the plan (ReportPictures.h).
 struct ReportOptions {
   std::string modulePath;
   TargetOptions target; ///< empty triples: no per-target sizes
   bool json = false;
+  std::string graphPath;  ///< the computation after the passes (.svg, .png or .dot)
+  std::string memoryPath; ///< the memory plan (.svg)
 };
 ExitCode runReport(const ReportOptions &options, llvm::raw_ostream &out, llvm::raw_ostream &errs);
 

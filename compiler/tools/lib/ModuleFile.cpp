@@ -17,6 +17,13 @@ std::unique_ptr<hlo::Module> loadModuleReportingErrors(llvm::StringRef path,
     errs << "error: cannot read '" << path << "': " << buffer.getError().message() << '\n';
     return nullptr;
   }
+  // A package is the output of motec compile, not an input to it.
+  if ((*buffer)->getBuffer().starts_with(llvm::StringRef("MOTEPKG\0", 8))) {
+    errs << "error: '" << path
+         << "' is a Mote package (.mote), not an HLO module; run it with mote-run, or give "
+            "motec the HLO it was compiled from\n";
+    return nullptr;
+  }
   auto sourceManager = std::make_shared<llvm::SourceMgr>();
   unsigned bufferId = sourceManager->AddNewSourceBuffer(std::move(*buffer), llvm::SMLoc());
   auto module = hlo::parseModule(sourceManager, bufferId);

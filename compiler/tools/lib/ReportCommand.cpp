@@ -9,6 +9,7 @@
 
 #include "Commands.h"
 #include "ModuleFile.h"
+#include "ReportPictures.h"
 #include "RunCompile.h"
 
 #include "output/ObjectEmitter.h"
@@ -138,6 +139,21 @@ ExitCode runReport(const ReportOptions &options, llvm::raw_ostream &out, llvm::r
     errs << llvm::toString(assignment.takeError()) << '\n';
     return ExitUnsupported;
   }
+  if (!options.graphPath.empty())
+    if (llvm::Error error = writeGraphFile(writeComputationGraph(*module), options.graphPath)) {
+      errs << "motec: error: " << llvm::toString(std::move(error)) << '\n';
+      return ExitUnsupported;
+    }
+  if (!options.memoryPath.empty()) {
+    std::error_code error;
+    llvm::raw_fd_ostream file(options.memoryPath, error);
+    if (error) {
+      errs << "motec: error: cannot write " << options.memoryPath << ": " << error.message()
+           << '\n';
+      return ExitInvalidInput;
+    }
+    file << writeMemoryPlanSvg(*module, *assignment);
+  }
 
   // Per-target sizes come from a fresh compile of the original module.
   struct TargetSizes {
@@ -238,9 +254,10 @@ ExitCode runReport(const ReportOptions &options, llvm::raw_ostream &out, llvm::r
   out << "  fusions:      " << fusions << " (" << fusedInstructions << " instructions)\n";
   out << "  constants:    " << constantBytes << " bytes of read-only data\n";
   out << "  arena:        " << arena << " bytes, lower bound " << bound << " bytes (ratio "
-      << llvm::format("%.3f", ratio) << "), alignment " << assignment->alignment() << '\n';
-  out << "  buffers:      " << assignment->buffers().size() << '\n';
-  out << passes::describeBufferAssignment(*assignment);
+      << llvm::format("%.3f", ratio) << "), alignment " << assignment->alignment() << ", "
+      << assignment->buffers().size() << " buffers\n";
+  if (!assignment->buffers().empty())
+    out << passes::describeArenaBuffers(*assignment, "    ");
   for (const TargetSizes &t : targets)
     out << "  " << t.triple << " (" << t.cpu << "): text " << t.sizes.text << " B, rodata "
         << t.sizes.rodata << " B, data " << t.sizes.data << " B, bss " << t.sizes.bss

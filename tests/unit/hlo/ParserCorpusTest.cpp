@@ -27,7 +27,7 @@ std::filesystem::path corpusFiles() {
   if (const char *override = std::getenv("MOTE_HLO_CORPUS"))
     return std::filesystem::path(override) / "files";
   // tests/unit/hlo/<this file> -> the folder that holds the repository.
-  return std::filesystem::path(__FILE__).parent_path() / "../../../../shared/hlo-corpus/files";
+  return std::filesystem::path(MOTE_TEST_SOURCE_DIR) / "../shared/hlo-corpus/files";
 }
 
 /// Modules that are not valid input for Mote, with the error they must give.

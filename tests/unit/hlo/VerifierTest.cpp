@@ -367,9 +367,7 @@ namespace {
 std::filesystem::path corpusDirectory() {
   if (const char *override = std::getenv("MOTE_HLO_CORPUS"))
     return std::filesystem::path(override) / "files";
-  // This file is <repo>/tests/unit/hlo/VerifierTest.cpp.
-  std::filesystem::path repository =
-      std::filesystem::path(__FILE__).parent_path().parent_path().parent_path().parent_path();
+  std::filesystem::path repository = MOTE_TEST_SOURCE_DIR;
   return repository.parent_path() / "shared" / "hlo-corpus" / "files";
 }
 

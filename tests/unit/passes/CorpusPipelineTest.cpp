@@ -25,7 +25,7 @@ namespace {
 std::filesystem::path corpusFiles() {
   if (const char *override = std::getenv("MOTE_HLO_CORPUS"))
     return std::filesystem::path(override) / "files";
-  return std::filesystem::path(__FILE__).parent_path() / "../../../../shared/hlo-corpus/files";
+  return std::filesystem::path(MOTE_TEST_SOURCE_DIR) / "../shared/hlo-corpus/files";
 }
 
 /// Small, deterministic and quick enough to evaluate twice.

@@ -72,13 +72,7 @@ std::vector<uint8_t> floatBytes(std::initializer_list<float> values) {
   return bytes;
 }
 
-std::string includeDir() {
-  llvm::SmallString<256> path(__FILE__);
-  for (int i = 0; i < 4; ++i)
-    llvm::sys::path::remove_filename(path);
-  llvm::sys::path::append(path, "include");
-  return std::string(path);
-}
+std::string includeDir() { return MOTE_TEST_SOURCE_DIR "/include"; }
 
 /// The hand model compiled for `spec`, or empty when the tools are missing.
 std::string compileHandModel(const target::TargetSpec &spec) {
