@@ -1,7 +1,7 @@
-# mote_add_model(<name> HLO <file> [TARGET <triple>] [CPU <cpu>] [FEATURES <features>]
+# mote_add_model(<name> HLO <file> | MLIR <file> [TARGET <triple>] [CPU <cpu>] [FEATURES <features>]
 #                [NAME <symbol prefix>])
 #
-# Compiles an HLO model with motec at build time into <name>.o and <name>.h and
+# Compiles an HLO or StableHLO model with motec at build time into <name>.o and <name>.h and
 # makes a static library target <name> that holds the object and exposes the
 # header's folder and Mote's include/ (mote/abi.h), so
 #   target_link_libraries(app PRIVATE <name>)   and   #include "<name>.h"
@@ -31,12 +31,16 @@ function(_mote_host_triple out)
 endfunction()
 
 function(mote_add_model name)
-  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "HLO;TARGET;CPU;FEATURES;NAME" "")
+  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "HLO;MLIR;TARGET;CPU;FEATURES;NAME" "")
+  # A StableHLO file goes by MLIR (motec tells the two apart by content anyway).
+  if(ARG_MLIR AND NOT ARG_HLO)
+    set(ARG_HLO "${ARG_MLIR}")
+  endif()
   if(ARG_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "mote_add_model(${name}): unexpected arguments ${ARG_UNPARSED_ARGUMENTS}")
   endif()
   if(NOT ARG_HLO)
-    message(FATAL_ERROR "mote_add_model(${name}): HLO <file> is required")
+    message(FATAL_ERROR "mote_add_model(${name}): HLO <file> or MLIR <file> is required")
   endif()
   get_filename_component(hlo "${ARG_HLO}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
 
