@@ -124,6 +124,24 @@ llvm::Error lowerElementwise(OpContext &context) {
     return llvm::Error::success();
   }
   PrimitiveType type = operands.front()->shape().elementType();
+  // Complex maximum and minimum order lexicographically: real part, then imaginary.
+  if (hlo::isComplex(type) && (opcode == Opcode::Maximum || opcode == Opcode::Minimum)) {
+    Instruction *a = operands[0], *b = operands[1];
+    Instruction *realA = context.unary(Opcode::Real, a), *realB = context.unary(Opcode::Real, b);
+    hlo::ComparisonDirection direction =
+        opcode == Opcode::Maximum ? hlo::ComparisonDirection::GT : hlo::ComparisonDirection::LT;
+    Instruction *byImag =
+        context.compare(context.unary(Opcode::Imag, a), context.unary(Opcode::Imag, b), direction);
+    Instruction *takeA = context.select(context.compare(realA, realB, hlo::ComparisonDirection::EQ),
+                                        byImag, context.compare(realA, realB, direction));
+    // Equal values: either; ties keep the first operand.
+    Instruction *equal = context.binary(
+        Opcode::And, context.compare(realA, realB, hlo::ComparisonDirection::EQ),
+        context.compare(context.unary(Opcode::Imag, a), context.unary(Opcode::Imag, b),
+                        hlo::ComparisonDirection::EQ));
+    context.results = {context.select(context.binary(Opcode::Or, takeA, equal), a, b)};
+    return llvm::Error::success();
+  }
   // On booleans StableHLO's add is `or` and multiply is `and`.
   if (type == PrimitiveType::Pred && opcode == Opcode::Add)
     opcode = Opcode::Or;

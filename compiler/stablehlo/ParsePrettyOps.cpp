@@ -182,11 +182,39 @@ struct PrettyOpParser {
       return true;
     }
     Attribute value;
-    if (p.tok().is(MlirTokenKind::Integer) || p.tok().is(MlirTokenKind::Minus)) {
-      // A plain integer: the `: type` after it belongs to the op, not to it.
-      value.kind = Attribute::Kind::Integer;
-      if (!p.parseSignedInteger(value.integer, "'" + keyword + "'"))
+    const MlirToken &token = p.tok();
+    if (token.is(MlirTokenKind::Integer) || token.is(MlirTokenKind::Minus) ||
+        token.is(MlirTokenKind::Float)) {
+      // A plain number: the `: type` after it belongs to the op, not to it.
+      bool negative = p.consumeIf(MlirTokenKind::Minus);
+      if (p.tok().is(MlirTokenKind::Float)) {
+        value.kind = Attribute::Kind::Float;
+        if (p.tok().text.getAsDouble(value.number, /*AllowInexact=*/true))
+          return p.failHere("invalid number");
+        value.number = negative ? -value.number : value.number;
+      } else {
+        uint64_t magnitude;
+        if (!p.tok().is(MlirTokenKind::Integer) || p.tok().text.getAsInteger(0, magnitude))
+          return p.failHere("expected a number for '" + keyword + "'");
+        value.kind = Attribute::Kind::Integer;
+        value.integer =
+            negative ? static_cast<int64_t>(0 - magnitude) : static_cast<int64_t>(magnitude);
+        value.number = static_cast<double>(value.integer);
+      }
+      p.consume();
+    } else if (token.is(MlirTokenKind::String)) {
+      value.kind = Attribute::Kind::String;
+      value.text = unescapeMlirString(token.text);
+      p.consume();
+    } else if (token.is(MlirTokenKind::Less)) {
+      // `algorithm = <...>`: carries nothing single-device results depend on.
+      p.consume();
+      llvm::StringRef body;
+      if (!p.skipBalanced({MlirTokenKind::Greater}, body))
         return false;
+      p.consume();
+      value.kind = Attribute::Kind::Opaque;
+      value.text = body.str();
     } else if (!p.parseAttribute(value, depth + 1)) {
       return false;
     }
