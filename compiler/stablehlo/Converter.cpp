@@ -222,6 +222,10 @@ llvm::Expected<hlo::Computation *> Converter::buildFunction(const Operation &fun
                                                             llvm::ArrayRef<Shape> argumentShapes,
                                                             bool isEntry) {
   const Type &type = *function.attribute("function_type")->type;
+  if (function.regions.empty() || function.regions.front().blocks.empty())
+    return llvm::make_error<UnsupportedError>(function.location,
+                                              "function '@" + function.attribute("sym_name")->text +
+                                                  "' is only declared (no body)");
   const Block &body = function.regions.front().blocks.front();
   if (function.regions.front().blocks.size() != 1)
     return llvm::make_error<UnsupportedError>(function.location,
