@@ -1,11 +1,12 @@
 //===- ChloSpecial.cpp - CHLO's special functions as HLO ------------------===//
 ///
 /// \file
-/// erfc, erf_inv and lgamma as the HLO their CHLO legalisation produces, so
-/// results match what XLA computes for JAX: Cephes polynomials for erfc,
+/// erfc, erf_inv, lgamma, digamma, bessel_i1e, zeta and polygamma as the HLO their CHLO
+/// legalisation produces, so results match what XLA computes for JAX: Cephes polynomials for erfc,
 /// Giles' single- and double-precision approximations for erf_inv, and
 /// Lanczos' approximation (g = 7, nine terms) with Euler's reflection for
-/// lgamma. f16 and bf16 compute in f32 and round once at the end.
+/// lgamma and digamma, Cephes' Chebyshev series for bessel_i1e, Johansson's Euler-Maclaurin form
+/// for zeta. f16 and bf16 compute in f32 and round once at the end.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -236,6 +237,57 @@ llvm::Error lowerErfInv(OpContext &context) {
   });
 }
 
+// bessel_i1e -------------------------------------------------------------------------
+
+/// Clenshaw's recurrence for a Chebyshev series, as Cephes' chbevl.
+Instruction *chebyshev(const Expr &e, Instruction *x, llvm::ArrayRef<double> coefficients) {
+  Instruction *b0 = e.c(0), *b1 = e.c(0), *b2 = e.c(0);
+  for (double coefficient : coefficients) {
+    b2 = b1;
+    b1 = b0;
+    b0 = e.add(e.sub(e.mul(x, b1), b2), e.c(coefficient));
+  }
+  return e.mul(e.sub(b0, b2), e.c(0.5));
+}
+
+/// exp(-|x|) I1(x) from Cephes' Chebyshev series on [0, 8] and (8, inf).
+Instruction *besselI1e(const Expr &e, Instruction *x) {
+  static const double kBelow8[] = {
+      2.77791411276104639959E-18,  -2.11142121435816608115E-17, 1.55363195773620046921E-16,
+      -1.10559694773538630805E-15, 7.60068429473540693410E-15,  -5.04218550472791168711E-14,
+      3.22379336594557470981E-13,  -1.98397439776494371520E-12, 1.17361862988909016308E-11,
+      -6.66348972350202774223E-11, 3.62559028155211703701E-10,  -1.88724975172282928790E-9,
+      9.38153738649577178388E-9,   -4.44505912879632808065E-8,  2.00329475355213526229E-7,
+      -8.56872026469545474066E-7,  3.47025130813767847674E-6,   -1.32731636560394358279E-5,
+      4.78156510755005422638E-5,   -1.61760815825896745588E-4,  5.12285956168575772895E-4,
+      -1.51357245063125314899E-3,  4.15642294431288815669E-3,   -1.05640848946261981558E-2,
+      2.47264490306265168283E-2,   -5.29459812080949914269E-2,  1.02643658689847095384E-1,
+      -1.76416518357834055153E-1,  2.52587186443633654823E-1};
+  static const double kAbove8[] = {
+      7.51729631084210481353E-18,  4.41434832307170791151E-18,  -4.65030536848935832153E-17,
+      -3.20952592199342395980E-17, 2.96262899764595013876E-16,  3.30820231092092828324E-16,
+      -1.88035477551078244854E-15, -3.81440307243700780478E-15, 1.04202769841288027642E-14,
+      4.27244001671195135429E-14,  -2.10154184277266431302E-14, -4.08355111109219731823E-13,
+      -7.19855177624590851209E-13, 2.03562854414708950722E-12,  1.41258074366137813316E-11,
+      3.25260358301548823856E-11,  -1.89749581235054123450E-11, -5.58974346219658380687E-10,
+      -3.83538038596423702205E-9,  -2.63146884688951950684E-8,  -2.51223623787020892529E-7,
+      -3.88256480887769039346E-6,  -1.10588938762623716291E-4,  -9.76109749136146840777E-3,
+      7.78576235018280120474E-1};
+  // f32 uses the tails of the series (its precision needs no more terms).
+  bool f64 = x->shape().elementType() == PrimitiveType::F64;
+  llvm::ArrayRef<double> below = llvm::ArrayRef(kBelow8).drop_front(f64 ? 0 : 12);
+  llvm::ArrayRef<double> above = llvm::ArrayRef(kAbove8).drop_front(f64 ? 0 : 18);
+  Instruction *z = e.f(Opcode::Abs, x);
+  Instruction *small = e.mul(z, chebyshev(e, e.sub(e.mul(e.c(0.5), z), e.c(2)), below));
+  Instruction *large =
+      e.div(chebyshev(e, e.sub(e.div(e.c(32), z), e.c(2)), above), e.f(Opcode::Sqrt, z));
+  Instruction *value =
+      e.select(e.context.compare(z, e.c(8), ComparisonDirection::LE), small, large);
+  return e.mul(e.f(Opcode::Sign, x), value);
+}
+
+llvm::Error lowerBesselI1e(OpContext &context) { return withUpcast(context, besselI1e); }
+
 // lgamma ---------------------------------------------------------------------------
 
 constexpr double kLanczosGamma = 7;
@@ -276,12 +328,148 @@ Instruction *lgamma(const Expr &e, Instruction *x) {
 
 llvm::Error lowerLgamma(OpContext &context) { return withUpcast(context, lgamma); }
 
+// digamma, zeta, polygamma -----------------------------------------------------------
+
+/// digamma(z + 1) = log t + a'(z) / a(z) - g / t, with Lanczos' a(z) and
+/// t = z + g + 1/2, reflected below 1/2 as digamma(1 - x) - pi cot(pi x).
+Instruction *digamma(const Expr &e, Instruction *x) {
+  Instruction *half = e.c(0.5), *one = e.c(1), *zero = e.c(0);
+  Instruction *reflect = e.less(x, half);
+  Instruction *z = e.select(reflect, e.neg(x), e.sub(x, one));
+  Instruction *a = e.c(kLanczosBase);
+  Instruction *aPrime = zero;
+  for (int i = 0; i < 8; ++i) {
+    Instruction *coefficient = e.c(kLanczosCoefficients[i]);
+    Instruction *term = e.add(z, e.c(i + 1));
+    aPrime = e.sub(aPrime, e.div(coefficient, e.mul(term, term)));
+    a = e.add(a, e.div(coefficient, term));
+  }
+  Instruction *lanczosHalf = e.c(kLanczosGamma + 0.5);
+  Instruction *t = e.add(lanczosHalf, z);
+  Instruction *logT =
+      e.add(e.c(std::log(kLanczosGamma + 0.5)), e.f(Opcode::Log1p, e.div(z, lanczosHalf)));
+  Instruction *value = e.sub(e.add(logT, e.div(aPrime, a)), e.div(e.c(kLanczosGamma), t));
+  // cot(pi x) near integers: shift x into [-1/2, 1/2] first.
+  Instruction *reduced = e.add(x, e.f(Opcode::Abs, e.f(Opcode::Floor, e.add(x, half))));
+  Instruction *piX = e.mul(e.c(M_PI), reduced);
+  Instruction *reflection =
+      e.sub(value, e.div(e.mul(e.c(M_PI), e.f(Opcode::Cos, piX)), e.f(Opcode::Sin, piX)));
+  value = e.select(reflect, reflection, value);
+  Instruction *negativeInteger =
+      e.context.binary(Opcode::And, e.less(x, zero), e.equal(x, e.f(Opcode::Floor, x)));
+  value = e.select(negativeInteger, e.c(std::numeric_limits<double>::quiet_NaN()), value);
+  return e.select(e.equal(x, zero), e.c(-std::numeric_limits<double>::infinity()), value);
+}
+
+llvm::Error lowerDigamma(OpContext &context) { return withUpcast(context, digamma); }
+
+/// Hurwitz zeta(x, q): nine terms of the series, then a 12-term
+/// Euler-Maclaurin correction (Johansson, formula 5).
+Instruction *zeta(const Expr &e, Instruction *x, Instruction *q) {
+  static const double kCoefficients[12] = {-7.1661652561756670113e18,
+                                           1.8152105401943546773e17,
+                                           -4.5979787224074726105e15,
+                                           1.1646782814350067249e14,
+                                           -2.950130727918164224e12,
+                                           7.47242496e10,
+                                           -1.8924375803183791606e9,
+                                           47900160.0,
+                                           -1209600.0,
+                                           30240.0,
+                                           -720.0,
+                                           12.0};
+  Instruction *zero = e.c(0), *one = e.c(1);
+  Instruction *accumulated = q;
+  Instruction *negX = e.neg(x);
+  Instruction *powerSum = e.context.binary(Opcode::Power, q, negX);
+  for (int i = 0; i < 9; ++i) {
+    accumulated = e.add(accumulated, one);
+    powerSum = e.add(powerSum, e.context.binary(Opcode::Power, accumulated, negX));
+  }
+  accumulated = e.add(accumulated, one);
+  Instruction *qNegPower = e.context.binary(Opcode::Power, accumulated, negX);
+  Instruction *correction = e.div(e.mul(qNegPower, accumulated), e.sub(x, one));
+  Instruction *reciprocalSquare = e.div(one, e.mul(accumulated, accumulated));
+  Instruction *hornerSum = zero;
+  for (int i = 0; i < 11; ++i) {
+    Instruction *product = e.mul(e.add(x, e.c(22 - 2 * i)), e.add(x, e.c(21 - 2 * i)));
+    hornerSum =
+        e.mul(product, e.mul(reciprocalSquare, e.add(hornerSum, e.c(1 / kCoefficients[i]))));
+  }
+  Instruction *tail = e.mul(
+      qNegPower,
+      e.add(e.c(0.5), e.mul(e.div(x, accumulated), e.add(e.c(1 / kCoefficients[11]), hornerSum))));
+  Instruction *accurate = e.add(e.add(powerSum, correction), tail);
+  double smallest = x->shape().elementType() == PrimitiveType::F64
+                        ? std::numeric_limits<double>::denorm_min()
+                        : double(std::numeric_limits<float>::denorm_min());
+  Instruction *output = e.select(
+      e.less(e.f(Opcode::Abs, qNegPower), e.mul(e.f(Opcode::Abs, powerSum), e.c(smallest))),
+      powerSum, accurate);
+  Instruction *nan = e.c(std::numeric_limits<double>::quiet_NaN());
+  output = e.select(e.less(x, one), nan, output);
+  Instruction *qNotPositive = e.context.compare(q, zero, ComparisonDirection::LE);
+  Instruction *xInteger = e.equal(x, e.f(Opcode::Floor, x));
+  output = e.select(e.context.binary(Opcode::And, qNotPositive, e.f(Opcode::Not, xInteger)), nan,
+                    output);
+  Instruction *atPole =
+      e.context.binary(Opcode::And, qNotPositive, e.equal(q, e.f(Opcode::Floor, q)));
+  Instruction *xEven = e.equal(e.context.binary(Opcode::Remainder, x, e.c(2)), zero);
+  output = e.select(atPole,
+                    e.select(e.context.binary(Opcode::And, xInteger, xEven),
+                             e.c(std::numeric_limits<double>::infinity()), nan),
+                    output);
+  return e.select(e.equal(x, one), e.c(std::numeric_limits<double>::infinity()), output);
+}
+
+/// Runs `body` on the op's two operands in f32 (f16, bf16) or their type.
+llvm::Error
+withUpcast2(OpContext &context,
+            const std::function<Instruction *(const Expr &, Instruction *, Instruction *)> &body) {
+  if (llvm::Error error = context.expectCounts(2, 1))
+    return error;
+  PrimitiveType type = context.operands[0]->shape().elementType();
+  if (!hlo::isFloatingPoint(type) || hlo::isF8(type))
+    return context.unsupported("element type " + hlo::primitiveTypeName(type));
+  PrimitiveType computeType = type == PrimitiveType::F64 ? type : PrimitiveType::F32;
+  Instruction *a = context.convert(context.operands[0], computeType);
+  Instruction *b = context.convert(context.operands[1], computeType);
+  Shape shape = a->shape();
+  shape.setLayout(std::nullopt);
+  Expr e{context, shape};
+  context.results = {context.convert(body(e, a, b), type)};
+  return llvm::Error::success();
+}
+
+llvm::Error lowerZeta(OpContext &context) { return withUpcast2(context, zeta); }
+
+/// polygamma(n, x) = (-1)^(n+1) n! zeta(n + 1, x); digamma for n = 0; NaN
+/// unless n is a natural number.
+llvm::Error lowerPolygamma(OpContext &context) {
+  return withUpcast2(context, [](const Expr &e, Instruction *n, Instruction *x) {
+    Instruction *one = e.c(1), *two = e.c(2), *zero = e.c(0);
+    Instruction *sign = e.sub(e.mul(two, e.context.binary(Opcode::Remainder, n, two)), one);
+    Instruction *nPlusOne = e.add(n, one);
+    Instruction *factorial = e.f(Opcode::Exp, lgamma(e, nPlusOne));
+    Instruction *result = e.mul(e.mul(sign, factorial), zeta(e, nPlusOne, x));
+    result = e.select(e.equal(n, zero), digamma(e, x), result);
+    Instruction *notNatural = e.context.binary(
+        Opcode::Or, e.context.compare(n, e.f(Opcode::Floor, n), ComparisonDirection::NE),
+        e.less(n, zero));
+    return e.select(notNatural, e.c(std::numeric_limits<double>::quiet_NaN()), result);
+  });
+}
+
 } // namespace
 
 void registerChloSpecialLowerings(llvm::StringMap<OpLowering> &table) {
   table["chlo.erfc"] = lowerErfc;
   table["chlo.erf_inv"] = lowerErfInv;
   table["chlo.lgamma"] = lowerLgamma;
+  table["chlo.digamma"] = lowerDigamma;
+  table["chlo.bessel_i1e"] = lowerBesselI1e;
+  table["chlo.zeta"] = lowerZeta;
+  table["chlo.polygamma"] = lowerPolygamma;
 }
 
 } // namespace mote::stablehlo
