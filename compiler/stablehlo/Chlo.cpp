@@ -138,6 +138,22 @@ llvm::Error lowerConstantLike(OpContext &context) {
   return llvm::Error::success();
 }
 
+/// The high 64 bits of the 128-bit product of two u64 arrays, from their
+/// 32-bit halves (Hacker's Delight, mulhu).
+Instruction *mulhiU64(OpContext &context, Instruction *a, Instruction *b) {
+  const Shape &shape = a->shape();
+  auto u64 = [&](double value) { return context.splat(PrimitiveType::U64, value, shape); };
+  Instruction *mask = u64(4294967295.0), *shift = u64(32);
+  auto low = [&](Instruction *x) { return context.binary(Opcode::And, x, mask); };
+  auto high = [&](Instruction *x) { return context.binary(Opcode::ShiftRightLogical, x, shift); };
+  auto mul = [&](Instruction *x, Instruction *y) { return context.binary(Opcode::Multiply, x, y); };
+  auto add = [&](Instruction *x, Instruction *y) { return context.binary(Opcode::Add, x, y); };
+  Instruction *aLow = low(a), *aHigh = high(a), *bLow = low(b), *bHigh = high(b);
+  Instruction *t = add(mul(aHigh, bLow), high(mul(aLow, bLow)));
+  Instruction *w1 = add(mul(aLow, bHigh), low(t));
+  return add(add(mul(aHigh, bHigh), high(t)), high(w1));
+}
+
 /// The high half of the product of two integers of the same width.
 llvm::Error lowerMulhi(OpContext &context) {
   if (llvm::Error error = context.expectCounts(2, 1))
@@ -145,9 +161,27 @@ llvm::Error lowerMulhi(OpContext &context) {
   Instruction *a = context.operands[0], *b = context.operands[1];
   PrimitiveType type = a->shape().elementType();
   int width = hlo::bitWidth(type);
-  if (width > 32)
-    return context.unsupported("mulhi of 64-bit integers");
   bool isSigned = hlo::isSignedInteger(type);
+  if (width == 64) {
+    // Unsigned, then less b where a is negative and a where b is (two's complement).
+    Shape unsignedShape = Shape::array(PrimitiveType::U64, a->shape().dims());
+    Instruction *ua = isSigned ? context.add(Opcode::BitcastConvert, unsignedShape, {a}) : a;
+    Instruction *ub = isSigned ? context.add(Opcode::BitcastConvert, unsignedShape, {b}) : b;
+    Instruction *high = mulhiU64(context, ua, ub);
+    if (isSigned) {
+      Instruction *zero = context.splat(PrimitiveType::U64, 0, unsignedShape);
+      Instruction *signedZero = context.splat(type, 0, a->shape());
+      high = context.binary(
+          Opcode::Subtract, high,
+          context.select(context.compare(a, signedZero, ComparisonDirection::LT), ub, zero));
+      high = context.binary(
+          Opcode::Subtract, high,
+          context.select(context.compare(b, signedZero, ComparisonDirection::LT), ua, zero));
+      high = context.add(Opcode::BitcastConvert, a->shape(), {high});
+    }
+    context.results = {high};
+    return llvm::Error::success();
+  }
   PrimitiveType wide = isSigned ? PrimitiveType::S64 : PrimitiveType::U64;
   Instruction *product =
       context.binary(Opcode::Multiply, context.convert(a, wide), context.convert(b, wide));

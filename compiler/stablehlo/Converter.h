@@ -133,6 +133,10 @@ void registerQuantizedLowerings(llvm::StringMap<OpLowering> &table);
 void registerCheckLowerings(llvm::StringMap<OpLowering> &table);
 void registerReductionLowerings(llvm::StringMap<OpLowering> &table);
 
+/// The integers of `value` when it is a constant (dynamic ops whose shape
+/// operands are constants become their static forms); false otherwise.
+bool constantIntegers(const hlo::Instruction *value, llvm::SmallVectorImpl<int64_t> &out);
+
 /// broadcast_in_dim: `operand` to `result`'s dimensions, operand dimension i
 /// going to `dimensions[i]` (size-1 dimensions may stretch).
 llvm::Expected<hlo::Instruction *> broadcastInDim(OpContext &context, hlo::Instruction *operand,

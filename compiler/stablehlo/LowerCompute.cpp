@@ -216,6 +216,33 @@ llvm::Error lowerConvolution(OpContext &context) {
       convolution(context, context.operands[0], context.operands[1], preferredShape(context)));
 }
 
+/// dynamic_conv with a constant padding is convolution.
+llvm::Error lowerDynamicConv(OpContext &context) {
+  if (llvm::Error error = context.expectCounts(3, 1))
+    return error;
+  llvm::SmallVector<int64_t, 8> padding;
+  if (!constantIntegers(context.operands[2], padding))
+    return context.unsupported("a padding that is not a constant");
+  Operation rewritten = context.op;
+  Attribute attribute;
+  attribute.kind = Attribute::Kind::Array;
+  for (int64_t value : padding) {
+    Attribute element;
+    element.kind = Attribute::Kind::Integer;
+    element.integer = value;
+    attribute.elements.push_back(element);
+  }
+  rewritten.attributes.push_back({"padding", attribute});
+  OpContext inner(context.converter, rewritten, context.scope,
+                  {context.operands[0], context.operands[1]});
+  unifyOperandTypes(inner);
+  if (llvm::Error error = inner.setResult(
+          convolution(inner, inner.operands[0], inner.operands[1], preferredShape(inner))))
+    return error;
+  context.results = inner.results;
+  return llvm::Error::success();
+}
+
 llvm::Error lowerFft(OpContext &context) {
   if (llvm::Error error = context.expectCounts(1, 1))
     return error;
@@ -342,6 +369,7 @@ void registerComputeLowerings(llvm::StringMap<OpLowering> &table) {
   table["stablehlo.dot_general"] = lowerDotGeneral;
   table["stablehlo.dot"] = lowerDot;
   table["stablehlo.convolution"] = lowerConvolution;
+  table["stablehlo.dynamic_conv"] = lowerDynamicConv;
   table["stablehlo.fft"] = lowerFft;
   table["stablehlo.cholesky"] = lowerCholesky;
   table["stablehlo.triangular_solve"] = lowerTriangularSolve;

@@ -348,6 +348,63 @@ llvm::Error lowerDynamicReshape(OpContext &context) {
 
 } // namespace
 
+bool constantIntegers(const Instruction *value, llvm::SmallVectorImpl<int64_t> &out) {
+  out.clear();
+  if (value->opcode() != Opcode::Constant || !value->attributes().literal)
+    return false;
+  const hlo::Literal &literal = *value->attributes().literal;
+  if (!hlo::isInteger(literal.shape().elementType()))
+    return false;
+  for (int64_t i = 0; i < literal.elementCount(); ++i)
+    out.push_back(literal.getAsInt64(i));
+  return true;
+}
+
+namespace {
+
+/// dynamic_pad with constant paddings is pad.
+llvm::Error lowerDynamicPad(OpContext &context) {
+  if (llvm::Error error = context.expectCounts(5, 1))
+    return error;
+  DimVector low, high, interior;
+  if (!constantIntegers(context.operands[2], low) || !constantIntegers(context.operands[3], high) ||
+      !constantIntegers(context.operands[4], interior))
+    return context.unsupported("paddings that are not constants");
+  return context.setResult(context.addInferred(
+      Opcode::Pad, {context.operands[0], context.operands[1]}, [&](Instruction &instruction) {
+        for (size_t i = 0; i < low.size() && i < high.size() && i < interior.size(); ++i)
+          instruction.mutableAttributes().padding.push_back({low[i], high[i], interior[i]});
+      }));
+}
+
+/// dynamic_gather with constant slice sizes is gather.
+llvm::Error lowerDynamicGather(OpContext &context) {
+  if (llvm::Error error = context.expectCounts(3, 1))
+    return error;
+  DimVector sizes;
+  if (!constantIntegers(context.operands[2], sizes))
+    return context.unsupported("slice sizes that are not constants");
+  Operation rewritten = context.op;
+  rewritten.name = "stablehlo.gather";
+  Attribute sliceSizes;
+  sliceSizes.kind = Attribute::Kind::DenseArray;
+  for (int64_t size : sizes) {
+    Attribute element;
+    element.kind = Attribute::Kind::Integer;
+    element.integer = size;
+    sliceSizes.elements.push_back(element);
+  }
+  rewritten.attributes.push_back({"slice_sizes", sliceSizes});
+  OpContext inner(context.converter, rewritten, context.scope,
+                  {context.operands[0], context.operands[1]});
+  if (llvm::Error error = lowerGather(inner))
+    return error;
+  context.results = inner.results;
+  return llvm::Error::success();
+}
+
+} // namespace
+
 void registerDataMovementLowerings(llvm::StringMap<OpLowering> &table) {
   table["stablehlo.constant"] = lowerConstant;
   table["stablehlo.iota"] = lowerIota;
@@ -372,6 +429,8 @@ void registerDataMovementLowerings(llvm::StringMap<OpLowering> &table) {
   table["stablehlo.dynamic_broadcast_in_dim"] = lowerDynamicBroadcastInDim;
   table["stablehlo.dynamic_reshape"] = lowerDynamicReshape;
   table["stablehlo.dynamic_iota"] = lowerIota;
+  table["stablehlo.dynamic_pad"] = lowerDynamicPad;
+  table["stablehlo.dynamic_gather"] = lowerDynamicGather;
 }
 
 } // namespace mote::stablehlo
