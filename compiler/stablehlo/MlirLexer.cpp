@@ -4,6 +4,9 @@
 
 #include "llvm/ADT/StringExtras.h"
 
+#include <cstdlib>
+#include <cstring>
+
 namespace mote::stablehlo {
 
 llvm::StringRef tokenKindName(MlirTokenKind kind) {
@@ -281,6 +284,17 @@ MlirToken MlirLexer::lexToken() {
     return make(MlirTokenKind::Identifier, start);
   }
   return error(start, std::string("unexpected character '") + c + "'");
+}
+
+bool parseFloatLiteral(llvm::StringRef text, double &value) {
+  char buffer[128];
+  if (text.empty() || text.size() >= sizeof buffer)
+    return false;
+  std::memcpy(buffer, text.data(), text.size());
+  buffer[text.size()] = '\0';
+  char *end = nullptr;
+  value = std::strtod(buffer, &end);
+  return end == buffer + text.size();
 }
 
 std::string unescapeMlirString(llvm::StringRef quoted) {

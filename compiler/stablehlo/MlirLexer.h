@@ -101,6 +101,10 @@ private:
   std::string error_;
 };
 
+/// The value of a decimal Float or Integer token's text (correctly rounded,
+/// via strtod: LLVM's APFloat parsing is many times slower on large literals).
+bool parseFloatLiteral(llvm::StringRef text, double &value);
+
 /// The bytes of a string token's contents with MLIR's escapes (`\"`, `\\`,
 /// `\n`, `\t`, two hex digits) resolved.
 std::string unescapeMlirString(llvm::StringRef quoted);

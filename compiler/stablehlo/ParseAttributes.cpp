@@ -132,7 +132,7 @@ bool MlirParser::parseAttribute(Attribute &attribute, int depth) {
           negative ? -static_cast<double>(magnitude) : static_cast<double>(magnitude);
     } else if (tok().is(MlirTokenKind::Float)) {
       double value;
-      if (tok().text.getAsDouble(value, /*AllowInexact=*/true))
+      if (!parseFloatLiteral(tok().text, value))
         return failHere("invalid number");
       attribute.kind = Attribute::Kind::Float;
       attribute.number = negative ? -value : value;
@@ -287,7 +287,7 @@ bool MlirParser::parseAttribute(Attribute &attribute, int depth) {
         bool negative = consumeIf(MlirTokenKind::Minus);
         if (tok().is(MlirTokenKind::Float)) {
           element.kind = Attribute::Kind::Float;
-          if (tok().text.getAsDouble(element.number, true))
+          if (!parseFloatLiteral(tok().text, element.number))
             return failHere("invalid number");
           if (negative)
             element.number = -element.number;

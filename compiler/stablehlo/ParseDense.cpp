@@ -65,7 +65,7 @@ static bool parseDenseScalar(MlirParser &parser, DenseBody::Scalar &scalar) {
   const MlirToken &token = parser.tok();
   if (token.is(MlirTokenKind::Float)) {
     scalar.kind = Kind::Float;
-    if (token.text.getAsDouble(scalar.value, /*AllowInexact=*/true))
+    if (!parseFloatLiteral(token.text, scalar.value))
       return parser.failHere("invalid number");
     if (scalar.negative)
       scalar.value = -scalar.value;

@@ -189,7 +189,7 @@ struct PrettyOpParser {
       bool negative = p.consumeIf(MlirTokenKind::Minus);
       if (p.tok().is(MlirTokenKind::Float)) {
         value.kind = Attribute::Kind::Float;
-        if (p.tok().text.getAsDouble(value.number, /*AllowInexact=*/true))
+        if (!parseFloatLiteral(p.tok().text, value.number))
           return p.failHere("invalid number");
         value.number = negative ? -value.number : value.number;
       } else {

@@ -109,7 +109,7 @@ static bool parseQuantizedBody(MlirParser &parser, QuantizedType &quantized) {
     if (!parser.tok().is(MlirTokenKind::Float) && !parser.tok().is(MlirTokenKind::Integer))
       return parser.failHere("expected a scale");
     double scale;
-    if (parser.tok().text.getAsDouble(scale, /*AllowInexact=*/true))
+    if (!parseFloatLiteral(parser.tok().text, scale))
       return parser.failHere("expected a scale");
     parser.consume();
     quantized.scales.push_back(negative ? -scale : scale);
