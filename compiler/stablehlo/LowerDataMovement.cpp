@@ -33,6 +33,20 @@ llvm::Error setResult(OpContext &context, llvm::Expected<Instruction *> result) 
   return llvm::Error::success();
 }
 
+/// The result shape of a dynamic op: the result type where static, else the
+/// dimensions its shape operand `shapeOperand` folds to.
+llvm::Expected<Shape> dynamicResult(const OpContext &context, size_t shapeOperand) {
+  Shape shape = context.resultShape(0);
+  if (shape.isArray() && !shape.hasUnboundedDims() && !shape.hasDynamicDims())
+    return shape;
+  DimVector dims;
+  if (shapeOperand >= context.operands.size() ||
+      !constantIntegers(context.operands[shapeOperand], dims) || !shape.isArray() ||
+      static_cast<int64_t>(dims.size()) != shape.rank())
+    return staticResult(context);
+  return Shape::array(shape.elementType(), dims);
+}
+
 llvm::Error lowerConstant(OpContext &context) {
   const Attribute *value = context.attribute("value");
   if (!value || !value->type)
@@ -50,7 +64,7 @@ llvm::Error lowerConstant(OpContext &context) {
 /// iota, and dynamic_iota whose result type is static (its shape operand
 /// only restates it).
 llvm::Error lowerIota(OpContext &context) {
-  auto shape = staticResult(context);
+  auto shape = dynamicResult(context, 0);
   if (!shape)
     return shape.takeError();
   auto dimension = context.integer("iota_dimension");
@@ -326,10 +340,9 @@ llvm::Error lowerGetDimensionSize(OpContext &context) {
   return llvm::Error::success();
 }
 
-/// The static equivalent of a dynamic op whose result type is static: its
-/// shape operands then only restate the result type.
+/// The static equivalent of a dynamic op whose shape operand is known.
 llvm::Error lowerDynamicBroadcastInDim(OpContext &context) {
-  auto shape = staticResult(context);
+  auto shape = dynamicResult(context, 1);
   if (!shape)
     return shape.takeError();
   DimVector dimensions;
@@ -339,7 +352,7 @@ llvm::Error lowerDynamicBroadcastInDim(OpContext &context) {
 }
 
 llvm::Error lowerDynamicReshape(OpContext &context) {
-  auto shape = staticResult(context);
+  auto shape = dynamicResult(context, 1);
   if (!shape)
     return shape.takeError();
   context.results = {context.add(Opcode::Reshape, *shape, {context.operands[0]})};
@@ -347,18 +360,6 @@ llvm::Error lowerDynamicReshape(OpContext &context) {
 }
 
 } // namespace
-
-bool constantIntegers(const Instruction *value, llvm::SmallVectorImpl<int64_t> &out) {
-  out.clear();
-  if (value->opcode() != Opcode::Constant || !value->attributes().literal)
-    return false;
-  const hlo::Literal &literal = *value->attributes().literal;
-  if (!hlo::isInteger(literal.shape().elementType()))
-    return false;
-  for (int64_t i = 0; i < literal.elementCount(); ++i)
-    out.push_back(literal.getAsInt64(i));
-  return true;
-}
 
 namespace {
 
