@@ -40,8 +40,23 @@ Instruction *logicalOr(OpContext &context, Instruction *a, Instruction *b) {
   return context.binary(Opcode::Or, a, b);
 }
 
+/// Exact equality; a NaN matches a NaN (the test files expect NaN results
+/// where XLA gives them, e.g. sorted NaNs, which `==` alone would reject).
 Instruction *equalElements(OpContext &context, Instruction *a, Instruction *b) {
-  return context.compare(a, b, ComparisonDirection::EQ);
+  Instruction *equal = context.compare(a, b, ComparisonDirection::EQ);
+  PrimitiveType type = a->shape().elementType();
+  if (hlo::isComplex(type)) {
+    Instruction *real =
+        equalElements(context, context.unary(Opcode::Real, a), context.unary(Opcode::Real, b));
+    Instruction *imag =
+        equalElements(context, context.unary(Opcode::Imag, a), context.unary(Opcode::Imag, b));
+    return context.binary(Opcode::And, real, imag);
+  }
+  if (!hlo::isFloatingPoint(type) || hlo::isF8(type))
+    return equal;
+  Instruction *bothNaN = context.binary(Opcode::And, context.compare(a, a, ComparisonDirection::NE),
+                                        context.compare(b, b, ComparisonDirection::NE));
+  return context.binary(Opcode::Or, equal, bothNaN);
 }
 
 /// Elementwise "approximately equal" of two real float arrays.

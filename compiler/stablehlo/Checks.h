@@ -4,7 +4,7 @@
 /// `check.expect_eq`, `expect_almost_eq`, `expect_close`, their `_const`
 /// forms and the `check.eq` custom call become HLO computing one pred[] per
 /// check (true when every element passes), with the reference interpreter's
-/// rules: exact equality; |a - b| <= tolerance with equal signs for almost
+/// rules: exact equality (a NaN matching a NaN); |a - b| <= tolerance with equal signs for almost
 /// equal (0.001 for the custom call, 0.0001 by default otherwise); a ULP
 /// distance within [min, max] ([0, 3] for the custom call) for close.
 ///

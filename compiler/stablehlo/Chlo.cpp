@@ -35,8 +35,6 @@ std::optional<Opcode> directOpcode(llvm::StringRef name) {
       .Case("chlo.acosh", Opcode::Acosh)
       .Case("chlo.asinh", Opcode::Asinh)
       .Case("chlo.atanh", Opcode::Atanh)
-      .Case("chlo.sinh", Opcode::Sinh)
-      .Case("chlo.cosh", Opcode::Cosh)
       .Case("chlo.tan", Opcode::Tan)
       .Case("chlo.erf", Opcode::Erf)
       .Default(std::nullopt);
@@ -249,7 +247,7 @@ llvm::Error lowerBroadcastBinary(OpContext &context) {
 
 void registerChloLowerings(llvm::StringMap<OpLowering> &table) {
   for (const char *name : {"chlo.acos", "chlo.asin", "chlo.atan", "chlo.acosh", "chlo.asinh",
-                           "chlo.atanh", "chlo.sinh", "chlo.cosh", "chlo.tan", "chlo.erf"})
+                           "chlo.atanh", "chlo.tan", "chlo.erf"})
     table[name] = lowerDirect;
   table["chlo.is_inf"] = lowerIsInf;
   table["chlo.is_pos_inf"] = lowerIsInf;

@@ -237,6 +237,43 @@ llvm::Error lowerErfInv(OpContext &context) {
   });
 }
 
+// sinh, cosh --------------------------------------------------------------------------
+
+/// e^(x + log 1/2) and e^(log 1/2 - x): half of e^x and e^-x without
+/// overflowing where e^x does but e^x / 2 does not.
+std::pair<Instruction *, Instruction *> halfExponentials(const Expr &e, Instruction *x) {
+  Instruction *logHalf = e.f(Opcode::Log, e.c(0.5));
+  return {e.f(Opcode::Exp, e.add(x, logHalf)), e.f(Opcode::Exp, e.sub(logHalf, x))};
+}
+
+Instruction *cosh(const Expr &e, Instruction *x) {
+  auto [plus, minus] = halfExponentials(e, x);
+  return e.add(plus, minus);
+}
+
+/// sinh from expm1 below |x| = 1 (no cancellation), from the half
+/// exponentials above.
+Instruction *sinh(const Expr &e, Instruction *x) {
+  auto [plus, minus] = halfExponentials(e, x);
+  Instruction *large = e.sub(plus, minus);
+  Instruction *expm1 = e.f(Opcode::Expm1, x);
+  Instruction *small = e.mul(e.c(0.5), e.add(expm1, e.div(expm1, e.add(expm1, e.c(1)))));
+  return e.select(e.less(e.f(Opcode::Abs, x), e.c(1)), small, large);
+}
+
+/// sinh and cosh of real values as CHLO decomposes them; complex values
+/// keep HLO's own sinh and cosh.
+llvm::Error lowerSinhCosh(OpContext &context) {
+  bool isSinh = context.op.name == "chlo.sinh";
+  if (!context.operands.empty() && hlo::isComplex(context.operands[0]->shape().elementType())) {
+    if (llvm::Error error = context.expectCounts(1, 1))
+      return error;
+    context.results = {context.unary(isSinh ? Opcode::Sinh : Opcode::Cosh, context.operands[0])};
+    return llvm::Error::success();
+  }
+  return withUpcast(context, isSinh ? sinh : cosh);
+}
+
 // bessel_i1e -------------------------------------------------------------------------
 
 /// Clenshaw's recurrence for a Chebyshev series, as Cephes' chbevl.
@@ -464,6 +501,8 @@ llvm::Error lowerPolygamma(OpContext &context) {
 
 void registerChloSpecialLowerings(llvm::StringMap<OpLowering> &table) {
   table["chlo.erfc"] = lowerErfc;
+  table["chlo.sinh"] = lowerSinhCosh;
+  table["chlo.cosh"] = lowerSinhCosh;
   table["chlo.erf_inv"] = lowerErfInv;
   table["chlo.lgamma"] = lowerLgamma;
   table["chlo.digamma"] = lowerDigamma;
