@@ -194,7 +194,13 @@ Instruction *closeElements(OpContext &context, Instruction *actual, Instruction 
   }
   if (!hlo::isFloatingPoint(type) || hlo::isF8(type))
     return equalElements(context, actual, expected);
-  return withinUlps(context, ulpDistance(context, actual, expected), minUlp, maxUlp);
+  // NaNs are close whatever their payloads and signs, which IEEE leaves open.
+  Instruction *bothNaN =
+      context.binary(Opcode::And, context.compare(actual, actual, ComparisonDirection::NE),
+                     context.compare(expected, expected, ComparisonDirection::NE));
+  return context.binary(
+      Opcode::Or, bothNaN,
+      withinUlps(context, ulpDistance(context, actual, expected), minUlp, maxUlp));
 }
 
 llvm::Error record(OpContext &context, llvm::StringRef kind, Instruction *elementwise) {

@@ -6,7 +6,8 @@
 /// check (true when every element passes), with the reference interpreter's
 /// rules: exact equality (a NaN matching a NaN); |a - b| <= tolerance with equal signs for almost
 /// equal (0.001 for the custom call, 0.0001 by default otherwise); a ULP
-/// distance within [min, max] ([0, 3] for the custom call) for close.
+/// distance within [min, max] ([0, 3] for the custom call) for close, where
+/// NaN is close to NaN whatever its payload.
 ///
 //===----------------------------------------------------------------------===//
 #ifndef MOTE_STABLEHLO_CHECKS_H

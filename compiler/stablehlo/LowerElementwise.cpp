@@ -228,6 +228,11 @@ llvm::Error lowerBitcastConvert(OpContext &context) {
   Shape shape = context.resultShape(0);
   if (shape.hasUnboundedDims())
     return context.unsupported("dynamic result shape");
+  // To its own type it is the identity (and needs no bit layout of pred or complex).
+  if (shape.compatible(context.operands[0]->shape())) {
+    context.results = {context.operands[0]};
+    return llvm::Error::success();
+  }
   context.results = {context.add(Opcode::BitcastConvert, shape, context.operands)};
   return llvm::Error::success();
 }
