@@ -20,7 +20,9 @@ namespace {
 
 bool fold(const Instruction *value, llvm::SmallVectorImpl<int64_t> &out, int depth) {
   out.clear();
-  if (depth > 32 || !value->shape().isArray() || value->shape().rank() > 1)
+  // Shapes are vectors; a constant may have any rank (dynamic_conv's padding).
+  if (depth > 32 || !value->shape().isArray() ||
+      (value->shape().rank() > 1 && value->opcode() != Opcode::Constant))
     return false;
   switch (value->opcode()) {
   case Opcode::Constant: {
