@@ -378,7 +378,7 @@ llvm::Error Converter::convertOperation(const Operation &op, Scope &scope) {
   return llvm::Error::success();
 }
 
-llvm::Expected<std::unique_ptr<hlo::Module>> Converter::buildInputsModule(const Operation &) {
+llvm::Expected<std::unique_ptr<hlo::Module>> Converter::buildInputsModule() {
   ConversionOptions options;
   options.entry = "inputs";
   Converter inputs(syntax_, sourceManager_, options);
@@ -421,7 +421,7 @@ llvm::Expected<ConvertedModule> Converter::run() {
   for (auto &[check, verdict] : checks_)
     result.checks.push_back(check);
   if (inputsFunction_) {
-    auto inputs = buildInputsModule(*inputsFunction_);
+    auto inputs = buildInputsModule();
     if (!inputs)
       return inputs.takeError();
     result.inputs = std::move(*inputs);

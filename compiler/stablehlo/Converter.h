@@ -226,7 +226,8 @@ private:
   llvm::Expected<hlo::Instruction *> lookup(const ValueUse &use, Scope &scope);
   llvm::Expected<hlo::Computation *>
   buildFunction(const Operation &function, llvm::ArrayRef<hlo::Shape> argumentShapes, bool isEntry);
-  llvm::Expected<std::unique_ptr<hlo::Module>> buildInputsModule(const Operation &inputs);
+  /// `@inputs` converted as the entry of a module of its own.
+  llvm::Expected<std::unique_ptr<hlo::Module>> buildInputsModule();
 
   const ModuleSyntax &syntax_;
   std::shared_ptr<llvm::SourceMgr> sourceManager_;
@@ -241,7 +242,7 @@ private:
   llvm::StringMap<const std::string *> resources_;
   std::vector<std::pair<CheckDescription, hlo::Instruction *>> checks_;
   Scope *entryScope_ = nullptr;
-  /// Lifted @inputs values, per result of the call.
+  /// `@inputs`, when ConversionOptions::liftInputs lifts its values.
   const Operation *inputsFunction_ = nullptr;
   std::map<std::pair<std::string, std::string>, hlo::Computation *> binaryComputations_;
   int callDepth_ = 0;

@@ -210,7 +210,7 @@ bool MlirParser::parseValueUse(ValueUse &use) {
   use.name = tok().text.drop_front().str();
   use.index = 0;
   consume();
-  if (tok().is(MlirTokenKind::Hash) || (tok().is(MlirTokenKind::Error) && tok().text == "#")) {
+  if (tok().is(MlirTokenKind::Hash)) {
     consume();
     int64_t index;
     if (!tok().is(MlirTokenKind::Integer) || tok().text.getAsInteger(10, index) || index < 0 ||
@@ -382,13 +382,11 @@ bool MlirParser::parseBlock(Block &block, int depth, bool isEntry) {
 bool MlirParser::parseLocationBody(std::string &text) {
   if (!tok().is(MlirTokenKind::LParen))
     return failHere("expected '(' after 'loc'");
-  const char *start = tok().text.data();
   consume();
   llvm::StringRef inner;
   if (!skipBalanced({MlirTokenKind::RParen}, inner))
     return false;
   consume(); // ')'
-  (void)start;
   text = inner.str();
   return true;
 }

@@ -102,7 +102,6 @@ public:
   std::optional<bool> parsePrettyOperation(Operation &op, int depth);
 
   MlirLexer &lexer() { return lexer_; }
-  const llvm::StringMap<Type> &typeAliases() const { return typeAliases_; }
 
 private:
   bool parseTopLevel(ModuleSyntax &module);
@@ -112,10 +111,6 @@ private:
   std::optional<std::pair<llvm::SMLoc, std::string>> error_;
   llvm::StringMap<Type> typeAliases_;
   llvm::StringMap<Attribute> attributeAliases_;
-
-  friend struct PrettyOpParser;
-  friend bool parseAliasedAttribute(MlirParser &, Attribute &);
-  friend bool resolveTypeAlias(MlirParser &, Type &);
 
 public:
   const Attribute *attributeAlias(llvm::StringRef name) const {

@@ -9,7 +9,7 @@
 ///
 //===----------------------------------------------------------------------===//
 
-#include "stablehlo/MlirParser.h"
+#include "stablehlo/PrettyOpParser.h"
 
 #include "llvm/ADT/StringSwitch.h"
 
@@ -51,632 +51,376 @@ bool isTerminator(llvm::StringRef name) {
   return name == "func.return" || name == "stablehlo.return";
 }
 
-struct PrettyOpParser {
-  MlirParser &p;
-  Operation &op;
-  int depth;
+} // namespace
 
-  bool parseAttributeDictionaryIfAny() {
-    if (p.tok().isKeyword("attributes"))
-      p.consume();
-    if (p.tok().is(MlirTokenKind::LBrace))
-      return p.parseAttributeDictionary(op.attributes, depth + 1);
+bool PrettyOpParser::parseAttributeDictionaryIfAny() {
+  if (p.tok().isKeyword("attributes"))
+    p.consume();
+  if (p.tok().is(MlirTokenKind::LBrace))
+    return p.parseAttributeDictionary(op.attributes, depth + 1);
+  return true;
+}
+
+void PrettyOpParser::addAttribute(std::string name, Attribute value) {
+  op.attributes.push_back({std::move(name), std::move(value)});
+}
+
+Attribute PrettyOpParser::enumAttribute(std::string kind, std::string value, llvm::SMLoc location) {
+  Attribute attribute;
+  attribute.kind = Attribute::Kind::Enum;
+  attribute.name = std::move(kind);
+  attribute.text = std::move(value);
+  attribute.location = location;
+  return attribute;
+}
+
+/// After the operands and attributes: `: types`, then result types from
+/// the operand types where the form leaves them implicit.
+bool PrettyOpParser::parseTypesAndResolve(bool typesRequired) {
+  if (!p.tok().is(MlirTokenKind::Colon)) {
+    if (typesRequired && !op.operands.empty())
+      return p.failHere("expected ':' and the operation's types");
     return true;
   }
-
-  void addAttribute(std::string name, Attribute value) {
-    op.attributes.push_back({std::move(name), std::move(value)});
+  p.consume();
+  bool functional = p.tok().is(MlirTokenKind::LParen);
+  if (!p.parseTrailingTypes(op))
+    return false;
+  if (functional || !op.resultTypes.empty())
+    return true;
+  llvm::StringRef base = op.name;
+  std::vector<Type> listed = std::move(op.operandTypes);
+  op.operandTypes.clear();
+  if (isTerminator(base)) {
+    op.operandTypes = std::move(listed);
+    return true;
   }
-
-  static Attribute enumAttribute(std::string kind, std::string value, llvm::SMLoc location) {
-    Attribute attribute;
-    attribute.kind = Attribute::Kind::Enum;
-    attribute.name = std::move(kind);
-    attribute.text = std::move(value);
-    attribute.location = location;
-    return attribute;
+  if (base == "stablehlo.optimization_barrier") {
+    op.operandTypes = listed;
+    op.resultTypes = std::move(listed);
+    return true;
   }
+  if (base == "stablehlo.tuple" && listed.size() == 1) {
+    op.operandTypes = listed.front().elements;
+    op.resultTypes = std::move(listed);
+    return true;
+  }
+  if (base == "stablehlo.select" && listed.size() == 2) {
+    op.operandTypes = {listed[0], listed[1], listed[1]};
+    op.resultTypes = {listed[1]};
+    return true;
+  }
+  if (base.starts_with("check.")) {
+    op.operandTypes = std::move(listed);
+    return true;
+  }
+  if (listed.size() != 1)
+    return p.fail(op.location, "expected one type or a function type for '" + op.name + "'");
+  op.operandTypes.assign(op.operands.size(), listed.front());
+  if (base == "stablehlo.after_all" || base == "stablehlo.create_token")
+    op.operandTypes.assign(op.operands.size(), listed.front());
+  op.resultTypes = {listed.front()};
+  return true;
+}
 
-  /// After the operands and attributes: `: types`, then result types from
-  /// the operand types where the form leaves them implicit.
-  bool parseTypesAndResolve(bool typesRequired = true) {
-    if (!p.tok().is(MlirTokenKind::Colon)) {
-      if (typesRequired && !op.operands.empty())
-        return p.failHere("expected ':' and the operation's types");
+/// `%a, %b, key = value, WORD, ...`: values, keyword attributes, and bare
+/// words (compare's direction and type), up to the attributes or types.
+bool PrettyOpParser::parseOperandsAndKeywords() {
+  bool first = true;
+  while (true) {
+    if (!first && !p.consumeIf(MlirTokenKind::Comma))
       return true;
+    first = false;
+    const MlirToken token = p.tok();
+    if (token.is(MlirTokenKind::ValueId)) {
+      op.operands.emplace_back();
+      if (!p.parseValueUse(op.operands.back()))
+        return false;
+      continue;
+    }
+    if (token.is(MlirTokenKind::Identifier) && p.lexer().peek().is(MlirTokenKind::Equal)) {
+      p.consume();
+      p.consume(); // '='
+      if (!parseKeywordValue(token.text, token.location()))
+        return false;
+      continue;
+    }
+    if (token.is(MlirTokenKind::Identifier) && op.name == "stablehlo.compare") {
+      bool direction = !op.attribute("comparison_direction");
+      addAttribute(direction ? "comparison_direction" : "compare_type",
+                   enumAttribute(direction ? "comparison_direction" : "comparison_type",
+                                 token.text.str(), token.location()));
+      p.consume();
+      continue;
+    }
+    if (first || op.operands.empty())
+      return true; // no operands (iota) or something else follows
+    return p.failHere("expected a value or 'name = value'");
+  }
+}
+
+bool PrettyOpParser::parseKeywordValue(llvm::StringRef keyword, llvm::SMLoc location) {
+  if (keyword == "format") { // reduce_precision's e5m10
+    const MlirToken &token = p.tok();
+    unsigned exponent = 0, mantissa = 0;
+    llvm::StringRef text = token.text;
+    if (!token.is(MlirTokenKind::Identifier) || !text.consume_front("e"))
+      return p.failHere("expected a format like 'e5m10'");
+    auto [e, m] = text.split('m');
+    if (e.getAsInteger(10, exponent) || m.getAsInteger(10, mantissa))
+      return p.failHere("expected a format like 'e5m10'");
+    Attribute exponentBits, mantissaBits;
+    exponentBits.kind = mantissaBits.kind = Attribute::Kind::Integer;
+    exponentBits.integer = exponent;
+    mantissaBits.integer = mantissa;
+    addAttribute("exponent_bits", exponentBits);
+    addAttribute("mantissa_bits", mantissaBits);
+    p.consume();
+    return true;
+  }
+  Attribute value;
+  const MlirToken &token = p.tok();
+  if (token.is(MlirTokenKind::Integer) || token.is(MlirTokenKind::Minus) ||
+      token.is(MlirTokenKind::Float)) {
+    // A plain number: the `: type` after it belongs to the op, not to it.
+    bool negative = p.consumeIf(MlirTokenKind::Minus);
+    if (p.tok().is(MlirTokenKind::Float)) {
+      value.kind = Attribute::Kind::Float;
+      if (!parseFloatLiteral(p.tok().text, value.number))
+        return p.failHere("invalid number");
+      value.number = negative ? -value.number : value.number;
+    } else {
+      uint64_t magnitude;
+      if (!p.tok().is(MlirTokenKind::Integer) || p.tok().text.getAsInteger(0, magnitude))
+        return p.failHere("expected a number for '" + keyword + "'");
+      value.kind = Attribute::Kind::Integer;
+      value.integer =
+          negative ? static_cast<int64_t>(0 - magnitude) : static_cast<int64_t>(magnitude);
+      value.number = static_cast<double>(value.integer);
     }
     p.consume();
-    bool functional = p.tok().is(MlirTokenKind::LParen);
-    if (!p.parseTrailingTypes(op))
+  } else if (token.is(MlirTokenKind::String)) {
+    value.kind = Attribute::Kind::String;
+    value.text = unescapeMlirString(token.text);
+    p.consume();
+  } else if (token.is(MlirTokenKind::Less)) {
+    // `algorithm = <...>`: carries nothing single-device results depend on.
+    p.consume();
+    llvm::StringRef body;
+    if (!p.skipBalanced({MlirTokenKind::Greater}, body))
       return false;
-    if (functional || !op.resultTypes.empty())
-      return true;
-    llvm::StringRef base = op.name;
-    std::vector<Type> listed = std::move(op.operandTypes);
-    op.operandTypes.clear();
-    if (isTerminator(base)) {
-      op.operandTypes = std::move(listed);
-      return true;
+    p.consume();
+    value.kind = Attribute::Kind::Opaque;
+    value.text = body.str();
+  } else if (!p.parseAttribute(value, depth + 1)) {
+    return false;
+  }
+  value.location = location;
+  if (keyword == "batching_dims" || keyword == "contracting_dims") {
+    // `[0, 1] x [0, 1]`: the lhs and rhs dimensions of dot_general.
+    Attribute rhs;
+    if (!p.expectKeyword("x", "'x' between the lhs and rhs dimensions") ||
+        !p.parseAttribute(rhs, depth + 1))
+      return false;
+    Attribute *numbers = nullptr;
+    for (NamedAttribute &named : op.attributes)
+      if (named.name == "dot_dimension_numbers")
+        numbers = &named.value;
+    if (!numbers) {
+      Attribute created;
+      created.kind = Attribute::Kind::Struct;
+      created.name = "stablehlo.dot";
+      created.fields = std::make_shared<AttributeList>();
+      created.location = location;
+      addAttribute("dot_dimension_numbers", std::move(created));
+      numbers = &op.attributes.back().value;
     }
-    if (base == "stablehlo.optimization_barrier") {
-      op.operandTypes = listed;
-      op.resultTypes = std::move(listed);
-      return true;
-    }
-    if (base == "stablehlo.tuple" && listed.size() == 1) {
-      op.operandTypes = listed.front().elements;
-      op.resultTypes = std::move(listed);
-      return true;
-    }
-    if (base == "stablehlo.select" && listed.size() == 2) {
-      op.operandTypes = {listed[0], listed[1], listed[1]};
-      op.resultTypes = {listed[1]};
-      return true;
-    }
-    if (base.starts_with("check.")) {
-      op.operandTypes = std::move(listed);
-      return true;
-    }
-    if (listed.size() != 1)
-      return p.fail(op.location, "expected one type or a function type for '" + op.name + "'");
-    op.operandTypes.assign(op.operands.size(), listed.front());
-    if (base == "stablehlo.after_all" || base == "stablehlo.create_token")
-      op.operandTypes.assign(op.operands.size(), listed.front());
-    op.resultTypes = {listed.front()};
+    llvm::StringRef suffix =
+        keyword == "batching_dims" ? "batching_dimensions" : "contracting_dimensions";
+    numbers->fields->push_back({("lhs_" + suffix).str(), std::move(value)});
+    numbers->fields->push_back({("rhs_" + suffix).str(), std::move(rhs)});
     return true;
   }
+  addAttribute(genericAttributeName(op.name, keyword).str(), std::move(value));
+  return true;
+}
 
-  /// `%a, %b, key = value, WORD, ...`: values, keyword attributes, and bare
-  /// words (compare's direction and type), up to the attributes or types.
-  bool parseOperandsAndKeywords() {
-    bool first = true;
-    while (true) {
-      if (!first && !p.consumeIf(MlirTokenKind::Comma))
-        return true;
-      first = false;
-      const MlirToken token = p.tok();
-      if (token.is(MlirTokenKind::ValueId)) {
-        op.operands.emplace_back();
-        if (!p.parseValueUse(op.operands.back()))
-          return false;
-        continue;
-      }
-      if (token.is(MlirTokenKind::Identifier) && p.lexer().peek().is(MlirTokenKind::Equal)) {
-        p.consume();
-        p.consume(); // '='
-        if (!parseKeywordValue(token.text, token.location()))
-          return false;
-        continue;
-      }
-      if (token.is(MlirTokenKind::Identifier) && op.name == "stablehlo.compare") {
-        bool direction = !op.attribute("comparison_direction");
-        addAttribute(direction ? "comparison_direction" : "compare_type",
-                     enumAttribute(direction ? "comparison_direction" : "comparison_type",
-                                   token.text.str(), token.location()));
-        p.consume();
-        continue;
-      }
-      if (first || op.operands.empty())
-        return true; // no operands (iota) or something else follows
-      return p.failHere("expected a value or 'name = value'");
-    }
-  }
+bool PrettyOpParser::parseCommon() {
+  return parseOperandsAndKeywords() && parseAttributeDictionaryIfAny() && parseTypesAndResolve();
+}
 
-  bool parseKeywordValue(llvm::StringRef keyword, llvm::SMLoc location) {
-    if (keyword == "format") { // reduce_precision's e5m10
-      const MlirToken &token = p.tok();
-      unsigned exponent = 0, mantissa = 0;
-      llvm::StringRef text = token.text;
-      if (!token.is(MlirTokenKind::Identifier) || !text.consume_front("e"))
-        return p.failHere("expected a format like 'e5m10'");
-      auto [e, m] = text.split('m');
-      if (e.getAsInteger(10, exponent) || m.getAsInteger(10, mantissa))
-        return p.failHere("expected a format like 'e5m10'");
-      Attribute exponentBits, mantissaBits;
-      exponentBits.kind = mantissaBits.kind = Attribute::Kind::Integer;
-      exponentBits.integer = exponent;
-      mantissaBits.integer = mantissa;
-      addAttribute("exponent_bits", exponentBits);
-      addAttribute("mantissa_bits", mantissaBits);
-      p.consume();
-      return true;
-    }
-    Attribute value;
-    const MlirToken &token = p.tok();
-    if (token.is(MlirTokenKind::Integer) || token.is(MlirTokenKind::Minus) ||
-        token.is(MlirTokenKind::Float)) {
-      // A plain number: the `: type` after it belongs to the op, not to it.
-      bool negative = p.consumeIf(MlirTokenKind::Minus);
-      if (p.tok().is(MlirTokenKind::Float)) {
-        value.kind = Attribute::Kind::Float;
-        if (!parseFloatLiteral(p.tok().text, value.number))
-          return p.failHere("invalid number");
-        value.number = negative ? -value.number : value.number;
-      } else {
-        uint64_t magnitude;
-        if (!p.tok().is(MlirTokenKind::Integer) || p.tok().text.getAsInteger(0, magnitude))
-          return p.failHere("expected a number for '" + keyword + "'");
-        value.kind = Attribute::Kind::Integer;
-        value.integer =
-            negative ? static_cast<int64_t>(0 - magnitude) : static_cast<int64_t>(magnitude);
-        value.number = static_cast<double>(value.integer);
-      }
-      p.consume();
-    } else if (token.is(MlirTokenKind::String)) {
-      value.kind = Attribute::Kind::String;
-      value.text = unescapeMlirString(token.text);
-      p.consume();
-    } else if (token.is(MlirTokenKind::Less)) {
-      // `algorithm = <...>`: carries nothing single-device results depend on.
-      p.consume();
-      llvm::StringRef body;
-      if (!p.skipBalanced({MlirTokenKind::Greater}, body))
-        return false;
-      p.consume();
-      value.kind = Attribute::Kind::Opaque;
-      value.text = body.str();
-    } else if (!p.parseAttribute(value, depth + 1)) {
-      return false;
-    }
-    value.location = location;
-    if (keyword == "batching_dims" || keyword == "contracting_dims") {
-      // `[0, 1] x [0, 1]`: the lhs and rhs dimensions of dot_general.
-      Attribute rhs;
-      if (!p.expectKeyword("x", "'x' between the lhs and rhs dimensions") ||
-          !p.parseAttribute(rhs, depth + 1))
-        return false;
-      Attribute *numbers = nullptr;
-      for (NamedAttribute &named : op.attributes)
-        if (named.name == "dot_dimension_numbers")
-          numbers = &named.value;
-      if (!numbers) {
-        Attribute created;
-        created.kind = Attribute::Kind::Struct;
-        created.name = "stablehlo.dot";
-        created.fields = std::make_shared<AttributeList>();
-        created.location = location;
-        addAttribute("dot_dimension_numbers", std::move(created));
-        numbers = &op.attributes.back().value;
-      }
-      llvm::StringRef suffix =
-          keyword == "batching_dims" ? "batching_dimensions" : "contracting_dimensions";
-      numbers->fields->push_back({("lhs_" + suffix).str(), std::move(value)});
-      numbers->fields->push_back({("rhs_" + suffix).str(), std::move(rhs)});
-      return true;
-    }
-    addAttribute(genericAttributeName(op.name, keyword).str(), std::move(value));
-    return true;
-  }
+bool PrettyOpParser::parseConstant() {
+  if (!parseAttributeDictionaryIfAny())
+    return false;
+  Attribute value;
+  if (!p.parseAttribute(value, depth + 1))
+    return false;
+  if (!value.type)
+    return p.fail(value.location, "expected the constant's type");
+  op.resultTypes = {*value.type};
+  addAttribute("value", std::move(value));
+  return true;
+}
 
-  bool parseCommon() {
-    return parseOperandsAndKeywords() && parseAttributeDictionaryIfAny() && parseTypesAndResolve();
-  }
-
-  // Ops with forms of their own ------------------------------------------------
-
-  bool parseConstant() {
-    if (!parseAttributeDictionaryIfAny())
-      return false;
-    Attribute value;
-    if (!p.parseAttribute(value, depth + 1))
-      return false;
-    if (!value.type)
-      return p.fail(value.location, "expected the constant's type");
-    op.resultTypes = {*value.type};
-    addAttribute("value", std::move(value));
-    return true;
-  }
-
-  /// `%x [0:4, 1:3:2]`
-  bool parseSlice() {
-    op.operands.emplace_back();
-    if (!p.parseValueUse(op.operands.back()) ||
-        !p.expect(MlirTokenKind::LSquare, "'[' and the slice's ranges"))
-      return false;
-    Attribute starts, limits, strides;
-    for (Attribute *a : {&starts, &limits, &strides})
-      a->kind = Attribute::Kind::DenseArray;
-    if (!p.tok().is(MlirTokenKind::RSquare)) {
-      do {
-        int64_t start, limit, stride = 1;
-        if (!p.parseSignedInteger(start, "the slice start") ||
-            !p.expect(MlirTokenKind::Colon, "':' after the slice start") ||
-            !p.parseSignedInteger(limit, "the slice limit"))
-          return false;
-        if (p.consumeIf(MlirTokenKind::Colon) && !p.parseSignedInteger(stride, "the stride"))
-          return false;
-        for (auto [attribute, value] :
-             {std::pair{&starts, start}, {&limits, limit}, {&strides, stride}}) {
-          Attribute element;
-          element.kind = Attribute::Kind::Integer;
-          element.integer = value;
-          attribute->elements.push_back(element);
-        }
-      } while (p.consumeIf(MlirTokenKind::Comma));
-    }
-    if (!p.expect(MlirTokenKind::RSquare, "']' after the slice's ranges"))
-      return false;
-    addAttribute("start_indices", starts);
-    addAttribute("limit_indices", limits);
-    addAttribute("strides", strides);
-    return parseAttributeDictionaryIfAny() && parseTypesAndResolve();
-  }
-
-  /// `%t[1]`
-  bool parseGetTupleElement() {
-    op.operands.emplace_back();
-    Attribute index;
-    index.kind = Attribute::Kind::Integer;
-    if (!p.parseValueUse(op.operands.back()) ||
-        !p.expect(MlirTokenKind::LSquare, "'[' and the element index") ||
-        !p.parseSignedInteger(index.integer, "the element index") ||
-        !p.expect(MlirTokenKind::RSquare, "']' after the index"))
-      return false;
-    addAttribute("index", index);
-    return parseAttributeDictionaryIfAny() && parseTypesAndResolve();
-  }
-
-  /// `@target(%a, %b) {attrs} : (...) -> ...` (custom_call, func.call).
-  bool parseSymbolCall(llvm::StringRef symbolAttribute) {
-    if (!p.tok().is(MlirTokenKind::SymbolRef))
-      return p.failHere("expected '@name'");
-    Attribute symbol;
-    if (!p.parseAttribute(symbol, depth + 1))
-      return false;
-    if (symbolAttribute == "call_target_name")
-      symbol.kind = Attribute::Kind::String;
-    addAttribute(symbolAttribute.str(), std::move(symbol));
-    if (!p.expect(MlirTokenKind::LParen, "'(' and the operands") ||
-        !p.parseValueUseList(op.operands) ||
-        !p.expect(MlirTokenKind::RParen, "')' after the operands"))
-      return false;
-    if (!p.parseOptionalProperties(op.attributes, depth + 1) || !parseAttributeDictionaryIfAny())
-      return false;
-    if (!p.expect(MlirTokenKind::Colon, "':' and the function type"))
-      return false;
-    return p.parseFunctionType(op.operandTypes, op.resultTypes);
-  }
-
-  /// `"name" %a, %b {composite_attributes = ..., decomposition = @f} : (...) -> ...`
-  bool parseComposite() {
-    Attribute name;
-    if (!p.tok().is(MlirTokenKind::String) || !p.parseAttribute(name, depth + 1))
-      return p.failHere("expected the composite's name");
-    addAttribute("name", std::move(name));
-    return parseCommon();
-  }
-
-  /// `(%lhs, %rhs) dim_numbers = ..., window = {...} {attrs} : (...) -> ...`
-  bool parseConvolution() {
-    if (!p.expect(MlirTokenKind::LParen, "'(' and the operands") ||
-        !p.parseValueUseList(op.operands) ||
-        !p.expect(MlirTokenKind::RParen, "')' after the operands"))
-      return false;
-    if (!p.expectKeyword("dim_numbers", "'dim_numbers'") ||
-        !p.expect(MlirTokenKind::Equal, "'=' after 'dim_numbers'"))
-      return false;
-    Attribute numbers;
-    numbers.kind = Attribute::Kind::ConvDims;
-    numbers.location = p.tok().location();
-    llvm::StringRef text;
-    if (!p.skipBalanced({MlirTokenKind::Comma, MlirTokenKind::LBrace, MlirTokenKind::Colon}, text))
-      return false;
-    numbers.text = text.str();
-    addAttribute("dimension_numbers", std::move(numbers));
-    if (p.consumeIf(MlirTokenKind::Comma)) {
-      if (!p.expectKeyword("window", "'window'") ||
-          !p.expect(MlirTokenKind::Equal, "'=' after 'window'") ||
-          !p.expect(MlirTokenKind::LBrace, "'{' to start the window"))
-        return false;
-      if (!p.tok().is(MlirTokenKind::RBrace)) {
-        do {
-          if (!p.tok().is(MlirTokenKind::Identifier))
-            return p.failHere("expected a window field");
-          std::string field = llvm::StringSwitch<std::string>(p.tok().text)
-                                  .Case("stride", "window_strides")
-                                  .Case("pad", "padding")
-                                  .Case("lhs_dilate", "lhs_dilation")
-                                  .Case("rhs_dilate", "rhs_dilation")
-                                  .Case("reverse", "window_reversal")
-                                  .Default(p.tok().text.str());
-          p.consume();
-          Attribute value;
-          if (!p.expect(MlirTokenKind::Equal, "'=' after the window field") ||
-              !p.parseAttribute(value, depth + 1))
-            return false;
-          addAttribute(field, std::move(value));
-        } while (p.consumeIf(MlirTokenKind::Comma));
-      }
-      if (!p.expect(MlirTokenKind::RBrace, "'}' to end the window"))
-        return false;
-    }
-    return parseAttributeDictionaryIfAny() && parseTypesAndResolve();
-  }
-
-  /// A region `(%a: T, %b: U) { ... }` given in a pretty form.
-  bool parseBlockArguments(std::vector<BlockArgument> &arguments) {
-    if (!p.expect(MlirTokenKind::LParen, "'(' and the arguments"))
-      return false;
-    if (!p.tok().is(MlirTokenKind::RParen)) {
-      do {
-        BlockArgument argument;
-        argument.location = p.tok().location();
-        if (!p.tok().is(MlirTokenKind::ValueId))
-          return p.failHere("expected an argument ('%name: type')");
-        argument.name = p.tok().text.drop_front().str();
-        p.consume();
-        if (!p.expect(MlirTokenKind::Colon, "':' after the argument") ||
-            !p.parseType(argument.type))
-          return false;
-        arguments.push_back(std::move(argument));
-      } while (p.consumeIf(MlirTokenKind::Comma));
-    }
-    return p.expect(MlirTokenKind::RParen, "')' after the arguments");
-  }
-
-  /// `(%x init: %i), ... applies stablehlo.add across dimensions = [1] : ...`
-  /// or `... across dimensions = [1] : ... reducer(%a: T, %c: T) (%b: U, %d: U) {...}`.
-  bool parseReduce() {
-    std::vector<ValueUse> inputs, inits;
+/// `%x [0:4, 1:3:2]`
+bool PrettyOpParser::parseSlice() {
+  op.operands.emplace_back();
+  if (!p.parseValueUse(op.operands.back()) ||
+      !p.expect(MlirTokenKind::LSquare, "'[' and the slice's ranges"))
+    return false;
+  Attribute starts, limits, strides;
+  for (Attribute *a : {&starts, &limits, &strides})
+    a->kind = Attribute::Kind::DenseArray;
+  if (!p.tok().is(MlirTokenKind::RSquare)) {
     do {
-      ValueUse input, init;
-      if (!p.expect(MlirTokenKind::LParen, "'(' and '%operand init: %value'") ||
-          !p.parseValueUse(input) || !p.expectKeyword("init", "'init:'") ||
-          !p.expect(MlirTokenKind::Colon, "':' after 'init'") || !p.parseValueUse(init) ||
-          !p.expect(MlirTokenKind::RParen, "')'"))
+      int64_t start, limit, stride = 1;
+      if (!p.parseSignedInteger(start, "the slice start") ||
+          !p.expect(MlirTokenKind::Colon, "':' after the slice start") ||
+          !p.parseSignedInteger(limit, "the slice limit"))
         return false;
-      inputs.push_back(std::move(input));
-      inits.push_back(std::move(init));
-    } while (p.consumeIf(MlirTokenKind::Comma));
-    op.operands = inputs;
-    op.operands.insert(op.operands.end(), inits.begin(), inits.end());
-    std::string applied;
-    llvm::SMLoc appliedLocation;
-    if (p.consumeKeyword("applies")) {
-      if (!p.tok().is(MlirTokenKind::Identifier))
-        return p.failHere("expected the reduction's operation");
-      applied = p.tok().text.str();
-      appliedLocation = p.tok().location();
-      p.consume();
-    }
-    if (!p.expectKeyword("across", "'across dimensions = [...]'") ||
-        !p.expectKeyword("dimensions", "'dimensions'") ||
-        !p.expect(MlirTokenKind::Equal, "'=' after 'dimensions'"))
-      return false;
-    Attribute dimensions;
-    if (!p.parseAttribute(dimensions, depth + 1))
-      return false;
-    addAttribute("dimensions", std::move(dimensions));
-    if (!parseAttributeDictionaryIfAny() ||
-        !p.expect(MlirTokenKind::Colon, "':' and the function type") ||
-        !p.parseFunctionType(op.operandTypes, op.resultTypes))
-      return false;
-    op.regions.emplace_back();
-    Region &region = op.regions.back();
-    if (!applied.empty()) {
-      // The region `^bb0(%lhs_i..., %rhs_i...): %r = applied(...); return %r`.
-      size_t n = inputs.size();
-      if (op.operandTypes.size() != 2 * n)
-        return p.fail(appliedLocation, "expected a type for each operand and initial value");
-      region.location = appliedLocation;
-      region.blocks.emplace_back();
-      Block &block = region.blocks.back();
-      for (size_t side = 0; side < 2; ++side)
-        for (size_t i = 0; i < n; ++i) {
-          Type scalar = op.operandTypes[n + i];
-          block.arguments.push_back(
-              {"reduce.arg" + std::to_string(side * n + i), scalar, appliedLocation});
-        }
-      if (n != 1)
-        return p.fail(appliedLocation, "'applies' takes one operand");
-      Operation body;
-      body.name = applied;
-      body.location = appliedLocation;
-      body.results.emplace_back("reduce.result", 1);
-      body.operands = {{"reduce.arg0", 0, appliedLocation}, {"reduce.arg1", 0, appliedLocation}};
-      body.operandTypes = {block.arguments[0].type, block.arguments[1].type};
-      body.resultTypes = {block.arguments[0].type};
-      Operation terminator;
-      terminator.name = "stablehlo.return";
-      terminator.location = appliedLocation;
-      terminator.operands = {{"reduce.result", 0, appliedLocation}};
-      terminator.operandTypes = {block.arguments[0].type};
-      block.operations.push_back(std::move(body));
-      block.operations.push_back(std::move(terminator));
-      return true;
-    }
-    if (!p.expectKeyword("reducer", "'applies' or 'reducer'"))
-      return false;
-    std::vector<BlockArgument> lhs, rhs;
-    while (p.tok().is(MlirTokenKind::LParen)) {
-      std::vector<BlockArgument> pair;
-      if (!parseBlockArguments(pair))
+      if (p.consumeIf(MlirTokenKind::Colon) && !p.parseSignedInteger(stride, "the stride"))
         return false;
-      if (pair.size() != 2)
-        return p.failHere("expected two reducer arguments per operand");
-      lhs.push_back(std::move(pair[0]));
-      rhs.push_back(std::move(pair[1]));
-    }
-    lhs.insert(lhs.end(), std::make_move_iterator(rhs.begin()), std::make_move_iterator(rhs.end()));
-    return p.parseRegion(region, depth + 1, std::move(lhs));
-  }
-
-  /// `(%arg = %init, ...) : T, U attributes {...} cond { ... } do { ... }`
-  bool parseWhile() {
-    std::vector<BlockArgument> arguments;
-    if (!p.expect(MlirTokenKind::LParen, "'(' and the loop's values"))
-      return false;
-    if (!p.tok().is(MlirTokenKind::RParen)) {
-      do {
-        BlockArgument argument;
-        argument.location = p.tok().location();
-        if (!p.tok().is(MlirTokenKind::ValueId))
-          return p.failHere("expected '%name = %initial'");
-        argument.name = p.tok().text.drop_front().str();
-        p.consume();
-        op.operands.emplace_back();
-        if (!p.expect(MlirTokenKind::Equal, "'=' after the loop value") ||
-            !p.parseValueUse(op.operands.back()))
-          return false;
-        arguments.push_back(std::move(argument));
-      } while (p.consumeIf(MlirTokenKind::Comma));
-    }
-    if (!p.expect(MlirTokenKind::RParen, "')' after the loop's values"))
-      return false;
-    if (!arguments.empty()) {
-      if (!p.expect(MlirTokenKind::Colon, "':' and the loop's types") ||
-          !p.parseTypeList(op.operandTypes))
-        return false;
-      if (op.operandTypes.size() != arguments.size())
-        return p.failHere("expected one type per loop value");
-      for (size_t i = 0; i < arguments.size(); ++i)
-        arguments[i].type = op.operandTypes[i];
-    }
-    op.resultTypes = op.operandTypes;
-    if (!parseAttributeDictionaryIfAny() || !p.expectKeyword("cond", "'cond'"))
-      return false;
-    op.regions.resize(2);
-    if (!p.parseRegion(op.regions[0], depth + 1, arguments) || !p.expectKeyword("do", "'do'"))
-      return false;
-    return p.parseRegion(op.regions[1], depth + 1, arguments);
-  }
-
-  /// `[public|private] @name(%a: T {attrs}, ...) -> (U {attrs}) attributes {...} { body }`
-  bool parseFunction() {
-    if (p.tok().isKeyword("public") || p.tok().isKeyword("private") ||
-        p.tok().isKeyword("nested")) {
-      Attribute visibility;
-      visibility.kind = Attribute::Kind::String;
-      visibility.text = p.tok().text.str();
-      addAttribute("sym_visibility", visibility);
-      p.consume();
-    }
-    if (!p.tok().is(MlirTokenKind::SymbolRef))
-      return p.failHere("expected the function's name ('@name')");
-    Attribute name;
-    if (!p.parseAttribute(name, depth + 1))
-      return false;
-    name.kind = Attribute::Kind::String;
-    addAttribute("sym_name", name);
-    std::vector<BlockArgument> arguments;
-    Attribute functionType;
-    functionType.kind = Attribute::Kind::TypeValue;
-    functionType.type = std::make_shared<Type>();
-    functionType.type->kind = Type::Kind::Function;
-    Attribute argAttributes, resultAttributes;
-    argAttributes.kind = resultAttributes.kind = Attribute::Kind::Array;
-    if (!p.expect(MlirTokenKind::LParen, "'(' and the arguments"))
-      return false;
-    if (!p.tok().is(MlirTokenKind::RParen)) {
-      do {
-        BlockArgument argument;
-        argument.location = p.tok().location();
-        if (p.tok().is(MlirTokenKind::ValueId)) {
-          argument.name = p.tok().text.drop_front().str();
-          p.consume();
-          if (!p.expect(MlirTokenKind::Colon, "':' after the argument"))
-            return false;
-        }
-        if (!p.parseType(argument.type))
-          return false;
-        Attribute attributes;
-        attributes.kind = Attribute::Kind::Dictionary;
-        attributes.fields = std::make_shared<AttributeList>();
-        if (p.tok().is(MlirTokenKind::LBrace) &&
-            !p.parseAttributeDictionary(*attributes.fields, depth + 1))
-          return false;
-        Operation ignored;
-        if (!p.parseOptionalLocation(ignored))
-          return false;
-        argAttributes.elements.push_back(std::move(attributes));
-        functionType.type->elements.push_back(argument.type);
-        arguments.push_back(std::move(argument));
-      } while (p.consumeIf(MlirTokenKind::Comma));
-    }
-    if (!p.expect(MlirTokenKind::RParen, "')' after the arguments"))
-      return false;
-    if (p.consumeIf(MlirTokenKind::Arrow)) {
-      bool parenthesized = p.consumeIf(MlirTokenKind::LParen);
-      if (!parenthesized || !p.tok().is(MlirTokenKind::RParen)) {
-        do {
-          Type result;
-          if (!p.parseType(result))
-            return false;
-          Attribute attributes;
-          attributes.kind = Attribute::Kind::Dictionary;
-          attributes.fields = std::make_shared<AttributeList>();
-          if (parenthesized && p.tok().is(MlirTokenKind::LBrace) &&
-              !p.parseAttributeDictionary(*attributes.fields, depth + 1))
-            return false;
-          resultAttributes.elements.push_back(std::move(attributes));
-          functionType.type->results.push_back(std::move(result));
-        } while (parenthesized && p.consumeIf(MlirTokenKind::Comma));
+      for (auto [attribute, value] :
+           {std::pair{&starts, start}, {&limits, limit}, {&strides, stride}}) {
+        Attribute element;
+        element.kind = Attribute::Kind::Integer;
+        element.integer = value;
+        attribute->elements.push_back(element);
       }
-      if (parenthesized && !p.expect(MlirTokenKind::RParen, "')' after the result types"))
-        return false;
+    } while (p.consumeIf(MlirTokenKind::Comma));
+  }
+  if (!p.expect(MlirTokenKind::RSquare, "']' after the slice's ranges"))
+    return false;
+  addAttribute("start_indices", starts);
+  addAttribute("limit_indices", limits);
+  addAttribute("strides", strides);
+  return parseAttributeDictionaryIfAny() && parseTypesAndResolve();
+}
+
+/// `%t[1]`
+bool PrettyOpParser::parseGetTupleElement() {
+  op.operands.emplace_back();
+  Attribute index;
+  index.kind = Attribute::Kind::Integer;
+  if (!p.parseValueUse(op.operands.back()) ||
+      !p.expect(MlirTokenKind::LSquare, "'[' and the element index") ||
+      !p.parseSignedInteger(index.integer, "the element index") ||
+      !p.expect(MlirTokenKind::RSquare, "']' after the index"))
+    return false;
+  addAttribute("index", index);
+  return parseAttributeDictionaryIfAny() && parseTypesAndResolve();
+}
+
+/// `@target(%a, %b) {attrs} : (...) -> ...` (custom_call, func.call).
+bool PrettyOpParser::parseSymbolCall(llvm::StringRef symbolAttribute) {
+  if (!p.tok().is(MlirTokenKind::SymbolRef))
+    return p.failHere("expected '@name'");
+  Attribute symbol;
+  if (!p.parseAttribute(symbol, depth + 1))
+    return false;
+  if (symbolAttribute == "call_target_name")
+    symbol.kind = Attribute::Kind::String;
+  addAttribute(symbolAttribute.str(), std::move(symbol));
+  if (!p.expect(MlirTokenKind::LParen, "'(' and the operands") ||
+      !p.parseValueUseList(op.operands) ||
+      !p.expect(MlirTokenKind::RParen, "')' after the operands"))
+    return false;
+  if (!p.parseOptionalProperties(op.attributes, depth + 1) || !parseAttributeDictionaryIfAny())
+    return false;
+  if (!p.expect(MlirTokenKind::Colon, "':' and the function type"))
+    return false;
+  return p.parseFunctionType(op.operandTypes, op.resultTypes);
+}
+
+/// `"name" %a, %b {composite_attributes = ..., decomposition = @f} : (...) -> ...`
+bool PrettyOpParser::parseComposite() {
+  Attribute name;
+  if (!p.tok().is(MlirTokenKind::String) || !p.parseAttribute(name, depth + 1))
+    return p.failHere("expected the composite's name");
+  addAttribute("name", std::move(name));
+  return parseCommon();
+}
+
+/// `(%lhs, %rhs) dim_numbers = ..., window = {...} {attrs} : (...) -> ...`
+bool PrettyOpParser::parseConvolution() {
+  if (!p.expect(MlirTokenKind::LParen, "'(' and the operands") ||
+      !p.parseValueUseList(op.operands) ||
+      !p.expect(MlirTokenKind::RParen, "')' after the operands"))
+    return false;
+  if (!p.expectKeyword("dim_numbers", "'dim_numbers'") ||
+      !p.expect(MlirTokenKind::Equal, "'=' after 'dim_numbers'"))
+    return false;
+  Attribute numbers;
+  numbers.kind = Attribute::Kind::ConvDims;
+  numbers.location = p.tok().location();
+  llvm::StringRef text;
+  if (!p.skipBalanced({MlirTokenKind::Comma, MlirTokenKind::LBrace, MlirTokenKind::Colon}, text))
+    return false;
+  numbers.text = text.str();
+  addAttribute("dimension_numbers", std::move(numbers));
+  if (p.consumeIf(MlirTokenKind::Comma)) {
+    if (!p.expectKeyword("window", "'window'") ||
+        !p.expect(MlirTokenKind::Equal, "'=' after 'window'") ||
+        !p.expect(MlirTokenKind::LBrace, "'{' to start the window"))
+      return false;
+    if (!p.tok().is(MlirTokenKind::RBrace)) {
+      do {
+        if (!p.tok().is(MlirTokenKind::Identifier))
+          return p.failHere("expected a window field");
+        std::string field = llvm::StringSwitch<std::string>(p.tok().text)
+                                .Case("stride", "window_strides")
+                                .Case("pad", "padding")
+                                .Case("lhs_dilate", "lhs_dilation")
+                                .Case("rhs_dilate", "rhs_dilation")
+                                .Case("reverse", "window_reversal")
+                                .Default(p.tok().text.str());
+        p.consume();
+        Attribute value;
+        if (!p.expect(MlirTokenKind::Equal, "'=' after the window field") ||
+            !p.parseAttribute(value, depth + 1))
+          return false;
+        addAttribute(field, std::move(value));
+      } while (p.consumeIf(MlirTokenKind::Comma));
     }
-    addAttribute("function_type", std::move(functionType));
-    addAttribute("arg_attrs", std::move(argAttributes));
-    addAttribute("res_attrs", std::move(resultAttributes));
-    if (p.consumeKeyword("attributes") && !p.parseAttributeDictionary(op.attributes, depth + 1))
+    if (!p.expect(MlirTokenKind::RBrace, "'}' to end the window"))
       return false;
-    if (!p.tok().is(MlirTokenKind::LBrace))
-      return true; // a declaration
-    op.regions.emplace_back();
-    return p.parseRegion(op.regions.back(), depth + 1, std::move(arguments));
   }
+  return parseAttributeDictionaryIfAny() && parseTypesAndResolve();
+}
 
-  /// `module @name attributes {...} { ... }`
-  bool parseModule() {
-    if (p.tok().is(MlirTokenKind::SymbolRef)) {
-      Attribute name;
-      if (!p.parseAttribute(name, depth + 1))
-        return false;
-      name.kind = Attribute::Kind::String;
-      addAttribute("sym_name", name);
-    }
-    if (p.consumeKeyword("attributes") && !p.parseAttributeDictionary(op.attributes, depth + 1))
+/// `check.expect_eq_const %x, dense<...> : T` and its almost-equal twin.
+bool PrettyOpParser::parseExpectConst() {
+  op.operands.emplace_back();
+  if (!p.parseValueUse(op.operands.back()) ||
+      !p.expect(MlirTokenKind::Comma, "',' and the expected value"))
+    return false;
+  Attribute value;
+  if (!p.parseAttribute(value, depth + 1))
+    return false;
+  if (!value.type)
+    return p.fail(value.location, "expected the expected value's type");
+  op.operandTypes = {*value.type};
+  addAttribute("value", std::move(value));
+  while (p.consumeIf(MlirTokenKind::Comma)) {
+    if (!p.tok().is(MlirTokenKind::Identifier))
+      return p.failHere("expected 'name = value'");
+    std::string key = p.tok().text.str();
+    p.consume();
+    Attribute extra;
+    if (!p.expect(MlirTokenKind::Equal, "'='") || !p.parseAttribute(extra, depth + 1))
       return false;
-    op.regions.emplace_back();
-    return p.parseRegion(op.regions.back(), depth + 1);
+    addAttribute(key, std::move(extra));
   }
+  return parseAttributeDictionaryIfAny();
+}
 
-  /// `check.expect_eq_const %x, dense<...> : T` and its almost-equal twin.
-  bool parseExpectConst() {
-    op.operands.emplace_back();
-    if (!p.parseValueUse(op.operands.back()) ||
-        !p.expect(MlirTokenKind::Comma, "',' and the expected value"))
-      return false;
-    Attribute value;
-    if (!p.parseAttribute(value, depth + 1))
-      return false;
-    if (!value.type)
-      return p.fail(value.location, "expected the expected value's type");
-    op.operandTypes = {*value.type};
-    addAttribute("value", std::move(value));
-    while (p.consumeIf(MlirTokenKind::Comma)) {
-      if (!p.tok().is(MlirTokenKind::Identifier))
-        return p.failHere("expected 'name = value'");
-      std::string key = p.tok().text.str();
-      p.consume();
-      Attribute extra;
-      if (!p.expect(MlirTokenKind::Equal, "'='") || !p.parseAttribute(extra, depth + 1))
-        return false;
-      addAttribute(key, std::move(extra));
-    }
-    return parseAttributeDictionaryIfAny();
-  }
-
-  /// `chlo.top_k(%x, k = 3) : T -> (U, V)`
-  bool parseTopK() {
-    if (!p.expect(MlirTokenKind::LParen, "'('") || !parseOperandsAndKeywords() ||
-        !p.expect(MlirTokenKind::RParen, "')'"))
-      return false;
-    return parseAttributeDictionaryIfAny() && parseTypesAndResolve();
-  }
-};
-
-} // namespace
+/// `chlo.top_k(%x, k = 3) : T -> (U, V)`
+bool PrettyOpParser::parseTopK() {
+  if (!p.expect(MlirTokenKind::LParen, "'('") || !parseOperandsAndKeywords() ||
+      !p.expect(MlirTokenKind::RParen, "')'"))
+    return false;
+  return parseAttributeDictionaryIfAny() && parseTypesAndResolve();
+}
 
 std::optional<bool> MlirParser::parsePrettyOperation(Operation &op, int depth) {
   PrettyOpParser parser{*this, op, depth};
