@@ -154,6 +154,28 @@ bool MlirParser::skipBalanced(std::initializer_list<MlirTokenKind> stops,
   return true;
 }
 
+bool MlirParser::parseParenthesizedList(const llvm::Twine &what,
+                                        llvm::function_ref<bool()> element) {
+  if (!expect(MlirTokenKind::LParen, "'(' and " + what))
+    return false;
+  if (!tok().is(MlirTokenKind::RParen)) {
+    do {
+      if (!element())
+        return false;
+    } while (consumeIf(MlirTokenKind::Comma));
+  }
+  return expect(MlirTokenKind::RParen, "')' after " + what);
+}
+
+bool MlirParser::parseArgumentName(BlockArgument &argument, const llvm::Twine &expected) {
+  argument.location = tok().location();
+  if (!tok().is(MlirTokenKind::ValueId))
+    return failHere("expected " + expected);
+  argument.name = tok().text.drop_front().str();
+  consume();
+  return true;
+}
+
 // Files --------------------------------------------------------------------------
 
 bool MlirParser::parseFile(ModuleSyntax &module) {
@@ -341,29 +363,19 @@ bool MlirParser::parseRegion(Region &region, int depth, std::vector<BlockArgumen
 bool MlirParser::parseBlock(Block &block, int depth, bool isEntry) {
   if (tok().is(MlirTokenKind::CaretId)) {
     consume();
-    if (consumeIf(MlirTokenKind::LParen) && !tok().is(MlirTokenKind::RParen)) {
-      do {
-        BlockArgument argument;
-        argument.location = tok().location();
-        if (!tok().is(MlirTokenKind::ValueId))
-          return failHere("expected a block argument ('%name: type')");
-        argument.name = tok().text.drop_front().str();
-        consume();
-        if (!expect(MlirTokenKind::Colon, "':' after the block argument") ||
-            !parseType(argument.type))
-          return false;
-        if (tok().isKeyword("loc")) {
+    if (tok().is(MlirTokenKind::LParen) && !parseParenthesizedList("the block arguments", [&] {
+          BlockArgument argument;
+          if (!parseArgumentName(argument, "a block argument ('%name: type')") ||
+              !expect(MlirTokenKind::Colon, "':' after the block argument") ||
+              !parseType(argument.type))
+            return false;
           Operation ignored;
           if (!parseOptionalLocation(ignored))
             return false;
-        }
-        block.arguments.push_back(std::move(argument));
-      } while (consumeIf(MlirTokenKind::Comma));
-      if (!expect(MlirTokenKind::RParen, "')' after the block arguments"))
-        return false;
-    } else if (tok().is(MlirTokenKind::RParen)) {
-      consume();
-    }
+          block.arguments.push_back(std::move(argument));
+          return true;
+        }))
+      return false;
     if (!expect(MlirTokenKind::Colon, "':' after the block label"))
       return false;
   } else if (!isEntry) {

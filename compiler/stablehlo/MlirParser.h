@@ -19,6 +19,7 @@
 #include "stablehlo/MlirLexer.h"
 #include "stablehlo/MlirSyntax.h"
 
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/Error.h"
@@ -60,6 +61,10 @@ public:
   bool failHere(const llvm::Twine &message);
   bool expect(MlirTokenKind kind, const llvm::Twine &what);
   bool expectKeyword(llvm::StringRef keyword, const llvm::Twine &what);
+  /// `( element, element, ... )`, possibly empty; `what` names the list.
+  bool parseParenthesizedList(const llvm::Twine &what, llvm::function_ref<bool()> element);
+  /// `%name` of a block argument, into `argument`'s name and location.
+  bool parseArgumentName(BlockArgument &argument, const llvm::Twine &expected);
   /// Skips a balanced run of tokens up to (not including) a closer at depth 0
   /// of one of `stops`; returns the text skipped.
   bool skipBalanced(std::initializer_list<MlirTokenKind> stops, llvm::StringRef &skipped);

@@ -12,22 +12,14 @@ namespace mote::stablehlo::detail {
 
 /// A region `(%a: T, %b: U) { ... }` given in a pretty form.
 bool PrettyOpParser::parseBlockArguments(std::vector<BlockArgument> &arguments) {
-  if (!p.expect(MlirTokenKind::LParen, "'(' and the arguments"))
-    return false;
-  if (!p.tok().is(MlirTokenKind::RParen)) {
-    do {
-      BlockArgument argument;
-      argument.location = p.tok().location();
-      if (!p.tok().is(MlirTokenKind::ValueId))
-        return p.failHere("expected an argument ('%name: type')");
-      argument.name = p.tok().text.drop_front().str();
-      p.consume();
-      if (!p.expect(MlirTokenKind::Colon, "':' after the argument") || !p.parseType(argument.type))
-        return false;
-      arguments.push_back(std::move(argument));
-    } while (p.consumeIf(MlirTokenKind::Comma));
-  }
-  return p.expect(MlirTokenKind::RParen, "')' after the arguments");
+  return p.parseParenthesizedList("the arguments", [&] {
+    BlockArgument argument;
+    if (!p.parseArgumentName(argument, "an argument ('%name: type')") ||
+        !p.expect(MlirTokenKind::Colon, "':' after the argument") || !p.parseType(argument.type))
+      return false;
+    arguments.push_back(std::move(argument));
+    return true;
+  });
 }
 
 /// `(%x init: %i), ... applies stablehlo.add across dimensions = [1] : ...`
@@ -120,24 +112,16 @@ bool PrettyOpParser::parseReduce() {
 /// `(%arg = %init, ...) : T, U attributes {...} cond { ... } do { ... }`
 bool PrettyOpParser::parseWhile() {
   std::vector<BlockArgument> arguments;
-  if (!p.expect(MlirTokenKind::LParen, "'(' and the loop's values"))
-    return false;
-  if (!p.tok().is(MlirTokenKind::RParen)) {
-    do {
-      BlockArgument argument;
-      argument.location = p.tok().location();
-      if (!p.tok().is(MlirTokenKind::ValueId))
-        return p.failHere("expected '%name = %initial'");
-      argument.name = p.tok().text.drop_front().str();
-      p.consume();
-      op.operands.emplace_back();
-      if (!p.expect(MlirTokenKind::Equal, "'=' after the loop value") ||
-          !p.parseValueUse(op.operands.back()))
-        return false;
-      arguments.push_back(std::move(argument));
-    } while (p.consumeIf(MlirTokenKind::Comma));
-  }
-  if (!p.expect(MlirTokenKind::RParen, "')' after the loop's values"))
+  if (!p.parseParenthesizedList("the loop's values", [&] {
+        BlockArgument argument;
+        op.operands.emplace_back();
+        if (!p.parseArgumentName(argument, "'%name = %initial'") ||
+            !p.expect(MlirTokenKind::Equal, "'=' after the loop value") ||
+            !p.parseValueUse(op.operands.back()))
+          return false;
+        arguments.push_back(std::move(argument));
+        return true;
+      }))
     return false;
   if (!arguments.empty()) {
     if (!p.expect(MlirTokenKind::Colon, "':' and the loop's types") ||
@@ -180,35 +164,29 @@ bool PrettyOpParser::parseFunction() {
   functionType.type->kind = Type::Kind::Function;
   Attribute argAttributes, resultAttributes;
   argAttributes.kind = resultAttributes.kind = Attribute::Kind::Array;
-  if (!p.expect(MlirTokenKind::LParen, "'(' and the arguments"))
-    return false;
-  if (!p.tok().is(MlirTokenKind::RParen)) {
-    do {
-      BlockArgument argument;
-      argument.location = p.tok().location();
-      if (p.tok().is(MlirTokenKind::ValueId)) {
-        argument.name = p.tok().text.drop_front().str();
-        p.consume();
-        if (!p.expect(MlirTokenKind::Colon, "':' after the argument"))
+  if (!p.parseParenthesizedList("the arguments", [&] {
+        BlockArgument argument;
+        // A declaration names only the types.
+        if (p.tok().is(MlirTokenKind::ValueId) &&
+            (!p.parseArgumentName(argument, "an argument") ||
+             !p.expect(MlirTokenKind::Colon, "':' after the argument")))
           return false;
-      }
-      if (!p.parseType(argument.type))
-        return false;
-      Attribute attributes;
-      attributes.kind = Attribute::Kind::Dictionary;
-      attributes.fields = std::make_shared<AttributeList>();
-      if (p.tok().is(MlirTokenKind::LBrace) &&
-          !p.parseAttributeDictionary(*attributes.fields, depth + 1))
-        return false;
-      Operation ignored;
-      if (!p.parseOptionalLocation(ignored))
-        return false;
-      argAttributes.elements.push_back(std::move(attributes));
-      functionType.type->elements.push_back(argument.type);
-      arguments.push_back(std::move(argument));
-    } while (p.consumeIf(MlirTokenKind::Comma));
-  }
-  if (!p.expect(MlirTokenKind::RParen, "')' after the arguments"))
+        if (!p.parseType(argument.type))
+          return false;
+        Attribute attributes;
+        attributes.kind = Attribute::Kind::Dictionary;
+        attributes.fields = std::make_shared<AttributeList>();
+        if (p.tok().is(MlirTokenKind::LBrace) &&
+            !p.parseAttributeDictionary(*attributes.fields, depth + 1))
+          return false;
+        Operation ignored;
+        if (!p.parseOptionalLocation(ignored))
+          return false;
+        argAttributes.elements.push_back(std::move(attributes));
+        functionType.type->elements.push_back(argument.type);
+        arguments.push_back(std::move(argument));
+        return true;
+      }))
     return false;
   if (p.consumeIf(MlirTokenKind::Arrow)) {
     bool parenthesized = p.consumeIf(MlirTokenKind::LParen);
