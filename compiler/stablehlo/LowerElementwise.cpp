@@ -222,6 +222,53 @@ llvm::Error lowerConvert(OpContext &context) {
   return llvm::Error::success();
 }
 
+/// bitcast_convert between i1[..., N] and an N-bit type: element i of the
+/// minor dimension is bit i (from the least significant), which neither the
+/// evaluator nor code generation lays out for pred, so it is built from
+/// shifts.
+llvm::Expected<Instruction *> bitcastPred(OpContext &context, Instruction *operand,
+                                          const Shape &result) {
+  bool fromPred = operand->shape().elementType() == PrimitiveType::Pred;
+  const Shape &wide = fromPred ? result : operand->shape();
+  const Shape &bits = fromPred ? operand->shape() : result;
+  int width = hlo::bitWidth(wide.elementType());
+  if (bits.rank() != wide.rank() + 1 || bits.dim(bits.rank() - 1) != width)
+    return context.error("bitcast_convert of i1 needs a minor dimension of the other type's width");
+  PrimitiveType unsignedType = width == 8    ? PrimitiveType::U8
+                               : width == 16 ? PrimitiveType::U16
+                               : width == 32 ? PrimitiveType::U32
+                                             : PrimitiveType::U64;
+  Shape unsignedBits = Shape::array(unsignedType, bits.dims());
+  Instruction *positions = context.add(Opcode::Iota, unsignedBits, {});
+  positions->mutableAttributes().iotaDimension = bits.rank() - 1;
+  if (fromPred) {
+    Instruction *shifted =
+        context.binary(Opcode::ShiftLeft, context.convert(operand, unsignedType), positions);
+    Instruction *word = context.add(Opcode::Reduce, Shape::array(unsignedType, wide.dims()),
+                                    {shifted, context.scalar(unsignedType, 0)});
+    word->addCalledComputation(context.converter.binaryComputation(Opcode::Or, unsignedType));
+    word->mutableAttributes().dimensions = {bits.rank() - 1};
+    word->mutableAttributes().hasDimensions = true;
+    if (unsignedType == result.elementType())
+      return word;
+    return context.add(Opcode::BitcastConvert, result, {word});
+  }
+  Instruction *word = operand;
+  if (operand->shape().elementType() != unsignedType)
+    word = context.add(Opcode::BitcastConvert, Shape::array(unsignedType, wide.dims()), {operand});
+  hlo::DimVector kept;
+  for (int64_t i = 0; i < wide.rank(); ++i)
+    kept.push_back(i);
+  Instruction *spread = context.add(Opcode::Broadcast, unsignedBits, {word});
+  spread->mutableAttributes().dimensions = kept;
+  spread->mutableAttributes().hasDimensions = true;
+  Instruction *bit =
+      context.binary(Opcode::And, context.binary(Opcode::ShiftRightLogical, spread, positions),
+                     context.splat(unsignedType, 1, unsignedBits));
+  return context.compare(bit, context.splat(unsignedType, 0, unsignedBits),
+                         hlo::ComparisonDirection::NE);
+}
+
 llvm::Error lowerBitcastConvert(OpContext &context) {
   if (llvm::Error error = context.expectCounts(1, 1))
     return error;
@@ -233,6 +280,10 @@ llvm::Error lowerBitcastConvert(OpContext &context) {
     context.results = {context.operands[0]};
     return llvm::Error::success();
   }
+  Instruction *operand = context.operands[0];
+  if (operand->shape().elementType() == PrimitiveType::Pred ||
+      shape.elementType() == PrimitiveType::Pred)
+    return context.setResult(bitcastPred(context, operand, shape));
   context.results = {context.add(Opcode::BitcastConvert, shape, context.operands)};
   return llvm::Error::success();
 }

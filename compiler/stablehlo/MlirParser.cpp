@@ -3,6 +3,7 @@
 #include "stablehlo/MlirParser.h"
 
 #include "hlo/Diagnostics.h"
+#include "stablehlo/StableHlo.h"
 
 namespace mote::stablehlo {
 
@@ -90,6 +91,12 @@ bool MlirParser::fail(llvm::SMLoc location, const llvm::Twine &message) {
   return false;
 }
 
+bool MlirParser::failUnsupported(llvm::SMLoc location, const llvm::Twine &message) {
+  if (!error_)
+    errorIsUnsupported_ = true;
+  return fail(location, message);
+}
+
 bool MlirParser::failHere(const llvm::Twine &message) {
   if (tok().is(MlirTokenKind::Error))
     return fail(tok().location(), lexer_.errorMessage());
@@ -115,6 +122,8 @@ llvm::Error MlirParser::takeError() {
     return llvm::Error::success();
   auto [location, message] = std::move(*error_);
   error_.reset();
+  if (errorIsUnsupported_)
+    return llvm::make_error<UnsupportedError>(location, message);
   return hlo::errorAt(location, message);
 }
 
@@ -303,8 +312,10 @@ bool MlirParser::parseOperation(Operation &op, int depth) {
   consume();
   std::optional<bool> parsed = parsePrettyOperation(op, depth);
   if (!parsed)
-    return fail(nameLocation, "unknown operation '" + op.name +
-                                  "' (write it in the generic form \"dialect.op\"(...))");
+    return failUnsupported(nameLocation,
+                           "operation '" + op.name +
+                               "' is not supported (in the generic form \"dialect.op\"(...) "
+                               "it would parse, and convert if Mote knew it)");
   if (!*parsed)
     return false;
   return parseOptionalLocation(op);
@@ -317,8 +328,8 @@ bool MlirParser::parseGenericOperation(Operation &op, int depth) {
     return false;
   if (!parseValueUseList(op.operands) || !expect(MlirTokenKind::RParen, "')' after the operands"))
     return false;
-  if (tok().is(MlirTokenKind::LSquare)) // successors: not in StableHLO, read for validity
-    return failHere("block successors are not supported");
+  if (tok().is(MlirTokenKind::LSquare)) // successors: not in StableHLO
+    return failUnsupported(tok().location(), "block successors are not supported");
   if (tok().is(MlirTokenKind::Less)) {
     consume();
     if (!parseAttributeDictionary(op.attributes, depth + 1) ||

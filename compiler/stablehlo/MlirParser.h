@@ -58,6 +58,9 @@ public:
     return true;
   }
   bool fail(llvm::SMLoc location, const llvm::Twine &message);
+  /// Like fail(), for valid MLIR that Mote does not support (an
+  /// UnsupportedError: tools exit 3).
+  bool failUnsupported(llvm::SMLoc location, const llvm::Twine &message);
   bool failHere(const llvm::Twine &message);
   bool expect(MlirTokenKind kind, const llvm::Twine &what);
   bool expectKeyword(llvm::StringRef keyword, const llvm::Twine &what);
@@ -114,6 +117,7 @@ private:
 
   MlirLexer lexer_;
   std::optional<std::pair<llvm::SMLoc, std::string>> error_;
+  bool errorIsUnsupported_ = false;
   llvm::StringMap<Type> typeAliases_;
   llvm::StringMap<Attribute> attributeAliases_;
 

@@ -2,6 +2,7 @@
 
 #include "stablehlo/MlirParser.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 
 namespace mote::stablehlo::detail {
@@ -139,7 +140,8 @@ bool MlirParser::parseElementType(Type &type, int depth) {
       else if (part.element == PrimitiveType::F64)
         type.element = PrimitiveType::C128;
       else
-        return failHere("only complex<f32> and complex<f64> are supported");
+        return failUnsupported(tok().location(),
+                               "only complex<f32> and complex<f64> are supported");
       type.kind = Type::Kind::Scalar;
       return true;
     }
@@ -149,6 +151,10 @@ bool MlirParser::parseElementType(Type &type, int depth) {
       consume();
       return true;
     }
+    // f6E2M3FN, f6E3M2FN, ...: element types MLIR has and HLO does not.
+    if (tok().text.size() > 2 && tok().text[0] == 'f' && llvm::isDigit(tok().text[1]))
+      return failUnsupported(tok().location(),
+                             "element type '" + tok().text + "' is not supported");
     return failHere("unknown element type '" + tok().text + "'");
   }
   if (tok().is(MlirTokenKind::BangId)) {
@@ -211,7 +217,7 @@ bool MlirParser::parseType(Type &type, int depth) {
       return failHere("expected '<' after 'tensor'");
     consume();
     if (tok().is(MlirTokenKind::Star))
-      return failHere("unranked tensors are not supported");
+      return failUnsupported(tok().location(), "unranked tensors are not supported");
     int64_t size;
     bool dynamic;
     while (lexer().lexDimension(size, dynamic)) {
