@@ -1,7 +1,7 @@
-# mote_add_model(<target> HLO <file> [TARGET <triple>] [CPU <cpu>] [FEATURES <features>]
+# mote_add_model(<target> HLO <file> | MLIR <file> [TARGET <triple>] [CPU <cpu>] [FEATURES <features>]
 #                [PARAMS <file>...] [NAME <symbol prefix>] [PACKAGE])
 #
-# Compiles a model with motec at build time into <target>.o and <target>.h
+# Compiles an HLO or StableHLO model with motec at build time into <target>.o and <target>.h
 # and makes a static library <target> that holds the object and brings the
 # header's folder and Mote's runtime (mote::runtime) with it, so
 #   target_link_libraries(app PRIVATE <target>)   and   #include "<target>.h"
@@ -46,12 +46,16 @@ function(_mote_find_motec out)
 endfunction()
 
 function(mote_add_model name)
-  cmake_parse_arguments(PARSE_ARGV 1 ARG "PACKAGE" "HLO;TARGET;CPU;FEATURES;NAME" "PARAMS")
+  cmake_parse_arguments(PARSE_ARGV 1 ARG "PACKAGE" "HLO;MLIR;TARGET;CPU;FEATURES;NAME" "PARAMS")
+  # A StableHLO file goes by MLIR (motec tells the two apart by content anyway).
+  if(ARG_MLIR AND NOT ARG_HLO)
+    set(ARG_HLO "${ARG_MLIR}")
+  endif()
   if(ARG_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "mote_add_model(${name}): unexpected arguments ${ARG_UNPARSED_ARGUMENTS}")
   endif()
   if(NOT ARG_HLO)
-    message(FATAL_ERROR "mote_add_model(${name}): HLO <file> is required")
+    message(FATAL_ERROR "mote_add_model(${name}): HLO <file> or MLIR <file> is required")
   endif()
   get_filename_component(hlo "${ARG_HLO}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
 

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "lib/Commands.h"
+#include "lib/ModuleFile.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/CommandLine.h"
@@ -36,8 +37,9 @@ cl::SubCommand reportCommand("report", "Report a module's ops, memory plan (aren
                                        "lower bound), constants and per-target code size");
 cl::SubCommand targetsCommand("targets", "List the supported targets, CPUs, features and runners");
 
-cl::opt<std::string> modulePath(cl::Positional, cl::Required, cl::desc("<model.hlo | ->"),
-                                cl::sub(checkCommand), cl::sub(evalCommand), cl::sub(printCommand),
+cl::opt<std::string> modulePath(cl::Positional, cl::Required,
+                                cl::desc("<model.hlo | model.mlir | ->"), cl::sub(checkCommand),
+                                cl::sub(evalCommand), cl::sub(printCommand),
                                 cl::sub(compileCommand), cl::sub(runSubcommand),
                                 cl::sub(reportCommand), cl::cat(motecCategory));
 
@@ -67,10 +69,11 @@ cl::opt<bool> printFull("print-full",
                                  "summarised by default)"),
                         cl::sub(evalCommand), cl::sub(runSubcommand), cl::cat(motecCategory));
 cl::opt<std::string> saveInputs("save-inputs",
-                              cl::desc("Also write the arguments (given or generated) to "
-                                       "<dir>/input<N>.npy, one per array in flattened tuple "
-                                       "order, as mote-run takes them"),
-                              cl::value_desc("dir"), cl::sub(evalCommand), cl::cat(motecCategory));
+                                cl::desc("Also write the arguments (given or generated) to "
+                                         "<dir>/input<N>.npy, one per array in flattened tuple "
+                                         "order, as mote-run takes them"),
+                                cl::value_desc("dir"), cl::sub(evalCommand),
+                                cl::cat(motecCategory));
 cl::opt<uint64_t> maxWhileIterations("max-while-iterations",
                                      cl::desc("Fail when a while loop runs longer than this"),
                                      cl::init(uint64_t(1) << 31), cl::sub(evalCommand),
@@ -130,7 +133,14 @@ cl::opt<std::string> emitKind("emit",
                                        "obj, asm, llvm, hlo (after the passes), header or "
                                        "package"),
                               cl::value_desc("kind"), cl::sub(compileCommand),
-                              cl::cat(motecCategory));
+                              cl::sub(printCommand), cl::cat(motecCategory));
+cl::opt<bool> liftInputs(
+    "lift-inputs",
+    cl::desc("StableHLO test files: pass what @inputs() returns as entry parameters (their "
+             "values are the default inputs), so compiled code computes instead of folding "
+             "constants"),
+    cl::sub(evalCommand), cl::sub(compileCommand), cl::sub(runSubcommand), cl::sub(reportCommand),
+    cl::sub(printCommand), cl::sub(checkCommand), cl::cat(motecCategory));
 cl::opt<unsigned> runTimeout("timeout",
                              cl::desc("Stop the compiled model after this many seconds (0: no "
                                       "limit)"),
@@ -257,10 +267,17 @@ bool checkOptionsBelong(const Command &command, int argc, const char **argv) {
 }
 
 ExitCode runCommand() {
+  setModuleLoadOptions({liftInputs});
   if (checkCommand)
     return runCheck({modulePath}, outs(), errs());
-  if (printCommand)
+  if (printCommand) {
+    // print shows the module as HLO, whichever form the file was in.
+    if (!emitKind.empty() && emitKind != "hlo") {
+      errs() << "motec: error: print emits only --emit=hlo\n";
+      return ExitBadCommandLine;
+    }
     return runPrint({modulePath}, outs(), errs());
+  }
   if (targetsCommand)
     return runTargets(outs());
   TargetOptions target{targetTriples, targetCpu, targetFeatures, fusion};
@@ -320,7 +337,7 @@ int main(int argc, const char **argv) {
   const Command *command = findCommand(argc, argv);
   if (command && !checkOptionsBelong(*command, argc, argv))
     return ExitBadCommandLine;
-  std::string overview = "motec: the Mote compiler for XLA HLO models\n\n";
+  std::string overview = "motec: the Mote compiler for XLA HLO and StableHLO models\n\n";
   if (command) // LLVM prints the command's description after this
     overview = command->usage.str() + "\n";
   else

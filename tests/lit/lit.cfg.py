@@ -10,7 +10,7 @@ import lit.formats
 
 config.name = "mote"
 config.test_format = lit.formats.ShTest(execute_external=False)
-config.suffixes = [".hlo", ".test"]
+config.suffixes = [".hlo", ".mlir", ".test"]
 config.excludes = ["Inputs", "lit.cfg.py", "lit.site.cfg.py.in", "CMakeLists.txt"]
 config.test_source_root = os.path.dirname(__file__)
 

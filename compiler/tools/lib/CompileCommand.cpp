@@ -7,10 +7,10 @@
 #include "Toolchain.h"
 
 #include "hlo/Printer.h"
-#include "passes/Passes.h"
 #include "output/HeaderWriter.h"
 #include "output/ObjectEmitter.h"
 #include "output/PackageWriter.h"
+#include "passes/Passes.h"
 
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/FileSystem.h"
@@ -101,9 +101,10 @@ ExitCode writePackageOutput(const CompileCommandOptions &options,
   output::PackageContents contents;
   for (const target::TargetSpec &spec : specs) {
     // Compiling changes the module in place: each target starts from the file.
-    auto module = loadModuleReportingErrors(options.modulePath, errs);
+    ExitCode failure;
+    auto module = loadModuleReportingErrors(options.modulePath, errs, &failure);
     if (!module)
-      return ExitInvalidInput;
+      return failure;
     auto compiled = compileForTarget(*module, spec, options.name, errs, options.target.fusion);
     if (auto *code = std::get_if<ExitCode>(&compiled))
       return *code;
@@ -134,8 +135,7 @@ ExitCode writePackageOutput(const CompileCommandOptions &options,
         std::max(contents.signature.scratchSize, model.signature.scratchSize);
     contents.signature.scratchAlignment =
         std::max(contents.signature.scratchAlignment, model.signature.scratchAlignment);
-    contents.codes.push_back(
-        {spec.triple, spec.cpu, model.signature.features, std::move(*code)});
+    contents.codes.push_back({spec.triple, spec.cpu, model.signature.features, std::move(*code)});
   }
   return writeOutput(outputPath, output::writePackage(contents), out, errs) ? ExitOk
                                                                             : ExitInvalidInput;
@@ -183,10 +183,12 @@ ExitCode runCompile(const CompileCommandOptions &options, llvm::raw_ostream &out
     return ExitBadCommandLine;
   }
 
-  auto module = loadModuleReportingErrors(options.modulePath, errs);
+  ExitCode failure;
+  auto module = loadModuleReportingErrors(options.modulePath, errs, &failure);
   if (!module)
-    return ExitInvalidInput;
-  auto compiled = compileForTarget(*module, specs.front(), options.name, errs, options.target.fusion);
+    return failure;
+  auto compiled =
+      compileForTarget(*module, specs.front(), options.name, errs, options.target.fusion);
   if (auto *code = std::get_if<ExitCode>(&compiled))
     return *code;
   auto &model = std::get<output::CompiledModel>(compiled);
@@ -203,7 +205,7 @@ ExitCode runCompile(const CompileCommandOptions &options, llvm::raw_ostream &out
       module->setEntryComputationLayout(std::move(layout));
     }
     return writeOutput(outputPath, hlo::printModule(*module), out, errs) ? ExitOk
-                                                                        : ExitInvalidInput;
+                                                                         : ExitInvalidInput;
   }
   if (*emit == Emit::Header)
     return writeOutput(outputPath, output::writeHeader(model.signature), out, errs)

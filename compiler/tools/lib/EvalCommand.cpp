@@ -1,5 +1,6 @@
 //===- EvalCommand.cpp - motec eval ---------------------------------------===//
 
+#include "CheckVerdicts.h"
 #include "Commands.h"
 #include "EntrySignature.h"
 #include "InputBinding.h"
@@ -37,9 +38,10 @@ llvm::Error saveLeaves(const Literal &value, llvm::StringRef dir, size_t &next) 
 } // namespace
 
 ExitCode runEval(const EvalOptions &options, llvm::raw_ostream &out, llvm::raw_ostream &errs) {
-  auto module = loadModuleReportingErrors(options.modulePath, errs);
-  if (!module)
-    return ExitInvalidInput;
+  LoadedModule loaded = loadModuleFile(options.modulePath, errs);
+  if (!loaded.module)
+    return loaded.failure;
+  std::unique_ptr<hlo::Module> &module = loaded.module;
   const llvm::SourceMgr *sources = module->sourceManager().get();
   if (llvm::Error error = eval::checkEvaluable(*module)) {
     hlo::printError(std::move(error), sources, errs);
@@ -52,7 +54,7 @@ ExitCode runEval(const EvalOptions &options, llvm::raw_ostream &out, llvm::raw_o
       return ExitInvalidInput;
     }
 
-  std::vector<NamedLeaf> results = resultLeaves(entry);
+  std::vector<NamedLeaf> results = ownResultLeaves(loaded);
   if (!options.outputPaths.empty() && options.outputPaths.size() != results.size()) {
     errs << "error: the result has " << results.size() << " array(s) in flattened tuple order but "
          << options.outputPaths.size() << " --output file(s) were given\n";
@@ -62,7 +64,7 @@ ExitCode runEval(const EvalOptions &options, llvm::raw_ostream &out, llvm::raw_o
     return ExitInvalidInput;
   }
 
-  auto prepared = prepareEntryArguments(entry, options.inputPaths, options.seed, errs);
+  auto prepared = prepareArguments(loaded, options.inputPaths, options.seed, errs);
   if (auto *code = std::get_if<ExitCode>(&prepared))
     return *code;
   auto &arguments = std::get<std::vector<Literal>>(prepared);
@@ -94,7 +96,11 @@ ExitCode runEval(const EvalOptions &options, llvm::raw_ostream &out, llvm::raw_o
     return ExitInvalidInput;
   }
 
-  return printAndWriteResult(*result, results, options.outputPaths, options.printFull, out, errs);
+  bool passed;
+  Literal own = takeCheckVerdicts(std::move(*result), loaded, passed, errs);
+  ExitCode code =
+      printAndWriteResult(own, results, options.outputPaths, options.printFull, out, errs);
+  return code == ExitOk && !passed ? ExitInvalidInput : code;
 }
 
 } // namespace mote::tools

@@ -1,9 +1,9 @@
 //===- ReportCommand.cpp - motec report -----------------------------------===//
 //
 // What the compiler will make of a module: instruction counts by op before
-// and after the pass pipeline, the fusions it formed, the memory plan (every arena buffer, the arena
-// size against the lower bound no plan can beat), read-only constant bytes,
-// and, for each target given, the code and data sizes of the object.
+// and after the pass pipeline, the fusions it formed, the memory plan (every arena buffer, the
+// arena size against the lower bound no plan can beat), read-only constant bytes, and, for each
+// target given, the code and data sizes of the object.
 //
 //===----------------------------------------------------------------------===//
 
@@ -49,8 +49,7 @@ std::map<std::string, int64_t> countOpcodes(const hlo::Module &module) {
   auto fused = fusedComputations(module);
   for (const auto &computation : module.computations())
     for (const auto &instruction : computation->instructions())
-      if (!(fused.contains(computation.get()) &&
-            instruction->opcode() == hlo::Opcode::Parameter))
+      if (!(fused.contains(computation.get()) && instruction->opcode() == hlo::Opcode::Parameter))
         ++counts[hlo::opcodeName(instruction->opcode()).str()];
   return counts;
 }
@@ -115,9 +114,10 @@ std::string describe(eval::ContractionArithmetic contraction) {
 } // namespace
 
 ExitCode runReport(const ReportOptions &options, llvm::raw_ostream &out, llvm::raw_ostream &errs) {
-  auto module = loadModuleReportingErrors(options.modulePath, errs);
+  ExitCode failure;
+  auto module = loadModuleReportingErrors(options.modulePath, errs, &failure);
   if (!module)
-    return ExitInvalidInput;
+    return failure;
   std::map<std::string, int64_t> before = countOpcodes(*module);
   size_t instructionsBefore = module->instructionCount();
 
@@ -168,9 +168,10 @@ ExitCode runReport(const ReportOptions &options, llvm::raw_ostream &out, llvm::r
     if (auto *code = std::get_if<ExitCode>(&resolved))
       return *code;
     for (const target::TargetSpec &spec : std::get<std::vector<target::TargetSpec>>(resolved)) {
-      auto fresh = loadModuleReportingErrors(options.modulePath, errs);
+      ExitCode failure;
+      auto fresh = loadModuleReportingErrors(options.modulePath, errs, &failure);
       if (!fresh)
-        return ExitInvalidInput;
+        return failure;
       auto compiled = compileForTarget(*fresh, spec, "", errs, options.target.fusion);
       if (auto *code = std::get_if<ExitCode>(&compiled))
         return *code;
