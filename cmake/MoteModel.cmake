@@ -1,5 +1,6 @@
 # mote_add_model(<name> HLO <file> [TARGET <triple>] [CPU <cpu>] [FEATURES <features>]
-#                [NAME <symbol prefix>])
+#                [NAME <symbol prefix>] [PARAMS <weights.npz|.safetensors>...]
+#                [OUTPUTS <0,3>])
 #
 # Compiles an HLO model with motec at build time into <name>.o and <name>.h and
 # makes a static library target <name> that holds the object and exposes the
@@ -31,7 +32,7 @@ function(_mote_host_triple out)
 endfunction()
 
 function(mote_add_model name)
-  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "HLO;TARGET;CPU;FEATURES;NAME" "")
+  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "HLO;TARGET;CPU;FEATURES;NAME;OUTPUTS" "PARAMS")
   if(ARG_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "mote_add_model(${name}): unexpected arguments ${ARG_UNPARSED_ARGUMENTS}")
   endif()
@@ -79,12 +80,25 @@ function(mote_add_model name)
     list(APPEND flags "--features=${ARG_FEATURES}")
   endif()
 
+  # PARAMS bind entry parameters to trained weights (motec --params): they
+  # become constants in the object, flash on a microcontroller. OUTPUTS keeps
+  # those results only (motec --outputs).
+  set(params)
+  foreach(file IN LISTS ARG_PARAMS)
+    get_filename_component(file "${file}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
+    list(APPEND flags "--params=${file}")
+    list(APPEND params "${file}")
+  endforeach()
+  if(DEFINED ARG_OUTPUTS)
+    list(APPEND flags "--outputs=${ARG_OUTPUTS}")
+  endif()
+
   set(dir "${CMAKE_CURRENT_BINARY_DIR}/mote_models/${name}")
   add_custom_command(
     OUTPUT "${dir}/${name}.o" "${dir}/${name}.h"
     COMMAND "${CMAKE_COMMAND}" -E make_directory "${dir}"
     COMMAND "${motec}" compile "${hlo}" ${flags} -o "${dir}/${name}" --name "${ARG_NAME}"
-    DEPENDS "${hlo}" ${motec_depends}
+    DEPENDS "${hlo}" ${params} ${motec_depends}
     COMMENT "motec: ${ARG_HLO} for ${ARG_TARGET} ${ARG_CPU} ${ARG_FEATURES}"
     VERBATIM)
 

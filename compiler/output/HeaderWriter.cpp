@@ -218,8 +218,15 @@ private:
           << " *>(results_[" << i << "]); }\n";
     }
     os_ << "\n  /* Runs the model; returns MOTE_CALL_OK (0) on success. */\n"
-        << "  int32_t run() const {\n"
-        << "    mote_call call = {args_, results_, scratch_, env_};\n"
+        << "  int32_t run() const {\n";
+    // An aliased result is its argument updated in place: the code reads
+    // the argument from the result's buffer (give both the same buffer to
+    // skip the copy).
+    for (const ModelSignature::Alias &alias : s_.aliases)
+      os_ << "    if (results_[" << alias.result << "] != args_[" << alias.arg << "])\n"
+          << "      __builtin_memcpy(results_[" << alias.result << "], args_[" << alias.arg << "], "
+          << s_.args[alias.arg].byteSize << "u);\n";
+    os_ << "    mote_call call = {args_, results_, scratch_, env_};\n"
         << "    return " << s_.name << "_entry(&call);\n  }\n\n"
         << "  static const mote_model_desc &descriptor() { return " << s_.name << "_model; }\n\n"
         << "private:\n"

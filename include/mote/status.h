@@ -41,6 +41,8 @@ typedef enum mote_status_code {
   MOTE_MODEL_FAILED = 30,    /* the entry function returned a non-zero status */
   MOTE_DEVICE_ERROR = 31,    /* a port's device or transfer reported a failure */
   MOTE_UNSUPPORTED = 32,     /* the port cannot do what was asked (e.g. executable memory) */
+  MOTE_WEIGHTS_MISSING = 33, /* the model reads weights it was not given (mote_model_set_weights) */
+  MOTE_WEIGHTS_MISMATCH = 34, /* a weights file's size or digest is not the package's */
 } mote_status_code;
 
 /* int32_t rather than the enum so the ABI does not depend on enum sizing. */

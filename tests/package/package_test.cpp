@@ -84,7 +84,7 @@ TEST_CASE("a motec package runs on the host and matches the expected output") {
   REQUIRE(scratch_size <= sizeof(scratch));
   const void *arg_pointers[] = {input.data()};
   void *result_pointers[] = {output.data()};
-  mote_call call{arg_pointers, result_pointers, scratch, nullptr};
+  mote_call call{arg_pointers, result_pointers, scratch, nullptr, code.model.weights};
   REQUIRE(code.model.entry(&call) == MOTE_CALL_OK);
   for (size_t i = 0; i < expected.size(); ++i)
     CHECK(std::fabs(output[i] - expected[i]) <= 1e-5f + 1e-4f * std::fabs(expected[i]));

@@ -37,9 +37,10 @@ llvm::Error saveLeaves(const Literal &value, llvm::StringRef dir, size_t &next) 
 } // namespace
 
 ExitCode runEval(const EvalOptions &options, llvm::raw_ostream &out, llvm::raw_ostream &errs) {
-  auto module = loadModuleReportingErrors(options.modulePath, errs);
-  if (!module)
-    return ExitInvalidInput;
+  auto loaded = loadModelWithInterface(options.modulePath, options.interface, errs);
+  if (auto *code = std::get_if<ExitCode>(&loaded))
+    return *code;
+  std::unique_ptr<hlo::Module> &module = std::get<std::unique_ptr<hlo::Module>>(loaded);
   const llvm::SourceMgr *sources = module->sourceManager().get();
   if (llvm::Error error = eval::checkEvaluable(*module)) {
     hlo::printError(std::move(error), sources, errs);

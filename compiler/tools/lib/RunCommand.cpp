@@ -127,9 +127,10 @@ ExitCode runRun(const RunOptions &options, llvm::raw_ostream &out, llvm::raw_ost
     return ExitUnsupported;
   }
 
-  auto module = loadModuleReportingErrors(options.modulePath, errs);
-  if (!module)
-    return ExitInvalidInput;
+  auto loaded = loadModelWithInterface(options.modulePath, options.interface, errs);
+  if (auto *code = std::get_if<ExitCode>(&loaded))
+    return *code;
+  std::unique_ptr<hlo::Module> &module = std::get<std::unique_ptr<hlo::Module>>(loaded);
   const hlo::Computation &entry = *module->entry();
   std::vector<NamedLeaf> resultNames = resultLeaves(entry);
   if (!options.outputPaths.empty() && options.outputPaths.size() != resultNames.size()) {
