@@ -2,8 +2,6 @@
 
 #include "codegen/WeightsBlob.h"
 
-#include "llvm/Support/SHA256.h"
-
 namespace mote::codegen {
 
 uint64_t WeightsBlob::add(llvm::ArrayRef<uint8_t> bytes) {
@@ -28,18 +26,6 @@ void WeightsBlob::forEachChunk(llvm::function_ref<void(llvm::ArrayRef<uint8_t>)>
     if (padding)
       chunk(llvm::ArrayRef<uint8_t>(kZeros, padding));
   }
-}
-
-void WeightsBlob::write(llvm::raw_ostream &os) const {
-  forEachChunk([&](llvm::ArrayRef<uint8_t> bytes) {
-    os.write(reinterpret_cast<const char *>(bytes.data()), bytes.size());
-  });
-}
-
-std::array<uint8_t, 32> WeightsBlob::digest() const {
-  llvm::SHA256 hash;
-  forEachChunk([&](llvm::ArrayRef<uint8_t> bytes) { hash.update(bytes); });
-  return hash.final();
 }
 
 bool WeightsBlob::sameBytes(const WeightsBlob &other) const {

@@ -19,9 +19,7 @@
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
-#include "llvm/Support/raw_ostream.h"
 
-#include <array>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -50,12 +48,8 @@ public:
   uint64_t size() const { return size_; }
   bool empty() const { return size_ == 0; }
 
-  /// Writes the blob (zero padding between constants).
-  void write(llvm::raw_ostream &os) const;
   /// Calls `chunk` with consecutive pieces of the blob, padding included.
   void forEachChunk(llvm::function_ref<void(llvm::ArrayRef<uint8_t>)> chunk) const;
-  /// SHA-256 of the blob's bytes.
-  std::array<uint8_t, 32> digest() const;
   /// Whether both hold the same bytes.
   bool sameBytes(const WeightsBlob &other) const;
 

@@ -5,7 +5,8 @@
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/Endian.h"
-#include "llvm/Support/SHA256.h"
+
+#include "sha256.h" // the runtime's, shared so the two compute one digest
 
 namespace mote::output {
 namespace {
@@ -71,13 +72,14 @@ std::string writePackage(const PackageContents &contents, llvm::raw_ostream *wei
   flatbuffers::FlatBufferBuilder builder(4096);
   const WeightsLayout weights(contents.codes);
   const bool inFile = !contents.weightsFile.empty() && weights.size;
-  llvm::SHA256 weightsHash;
+  mote::Sha256 weightsHash;
   weights.forEachChunk([&](llvm::ArrayRef<uint8_t> bytes) {
-    weightsHash.update(bytes);
+    weightsHash.update(bytes.data(), bytes.size());
     if (inFile)
       weightsOut->write(reinterpret_cast<const char *>(bytes.data()), bytes.size());
   });
-  std::array<uint8_t, 32> weightsDigest = weightsHash.final();
+  std::array<uint8_t, mote::kSha256Size> weightsDigest;
+  weightsHash.finish(weightsDigest.data());
   // Built first, at the end of the buffer: aligned for the kernels.
   flatbuffers::Offset<flatbuffers::Vector<uint8_t>> embedded;
   if (weights.size && !inFile) {
@@ -126,10 +128,11 @@ std::string writePackage(const PackageContents &contents, llvm::raw_ostream *wei
   llvm::support::endian::write64le(&bytes[16], kHeaderSize + builder.GetSize());
   bytes.append(reinterpret_cast<const char *>(builder.GetBufferPointer()), builder.GetSize());
 
-  llvm::SHA256 hash;
-  hash.update(llvm::StringRef(bytes).take_front(kDigestOffset));
-  hash.update(llvm::StringRef(bytes).drop_front(kHeaderSize));
-  std::array<uint8_t, 32> digest = hash.final();
+  mote::Sha256 hash;
+  hash.update(bytes.data(), kDigestOffset);
+  hash.update(bytes.data() + kHeaderSize, bytes.size() - kHeaderSize);
+  std::array<uint8_t, mote::kSha256Size> digest;
+  hash.finish(digest.data());
   std::copy(digest.begin(), digest.end(), bytes.begin() + kDigestOffset);
   return bytes;
 }

@@ -3,8 +3,8 @@
 #include "WeightsFile.h"
 
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
-#include "llvm/Support/MemoryBuffer.h"
 
 #include <algorithm>
 #include <optional>
@@ -103,35 +103,65 @@ llvm::Expected<Entry> parseEntry(llvm::StringRef path, llvm::StringRef key,
   return entry;
 }
 
+/// Reads exactly `bytes.size()` bytes at `offset` of `file`.
+llvm::Error readAt(llvm::sys::fs::file_t file, uint64_t offset, llvm::MutableArrayRef<char> bytes,
+                   llvm::StringRef path) {
+  while (!bytes.empty()) {
+    llvm::Expected<size_t> read = llvm::sys::fs::readNativeFileSlice(file, bytes, offset);
+    if (!read)
+      return safetensorsError(path, "cannot read: " + toString(read.takeError()));
+    if (*read == 0)
+      return safetensorsError(path, "the file ends early");
+    bytes = bytes.drop_front(*read);
+    offset += *read;
+  }
+  return llvm::Error::success();
+}
+
 } // namespace
 
 llvm::Expected<std::vector<NamedArray>> readSafetensorsFile(llvm::StringRef path) {
-  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
-                                            /*RequiresNullTerminator=*/false);
-  if (!buffer)
-    return safetensorsError(path, "cannot read: " + buffer.getError().message());
-  llvm::StringRef bytes = (*buffer)->getBuffer();
-  if (bytes.size() < 8)
+  // Each tensor is read straight into its array: a model's gigabytes of
+  // weights are in memory once, not also as a mapping of the file.
+  llvm::Expected<llvm::sys::fs::file_t> file = llvm::sys::fs::openNativeFileForRead(path);
+  if (!file)
+    return safetensorsError(path, "cannot read: " + toString(file.takeError()));
+  struct Closer {
+    llvm::sys::fs::file_t file;
+    ~Closer() { llvm::sys::fs::closeFile(file); }
+  } closer{*file};
+  llvm::sys::fs::file_status status;
+  if (std::error_code error = llvm::sys::fs::status(*file, status))
+    return safetensorsError(path, "cannot read: " + error.message());
+  const uint64_t fileBytes = status.getSize();
+  if (fileBytes < 8)
     return safetensorsError(path, "too short for a .safetensors header");
+  char length[8];
+  if (llvm::Error error = readAt(*file, 0, length, path))
+    return std::move(error);
   uint64_t headerBytes = 0;
   for (int i = 0; i < 8; ++i)
-    headerBytes |= uint64_t(uint8_t(bytes[i])) << (8 * i);
-  if (headerBytes > bytes.size() - 8)
+    headerBytes |= uint64_t(uint8_t(length[i])) << (8 * i);
+  if (headerBytes > fileBytes - 8)
     return safetensorsError(path, "the header claims " + llvm::Twine(headerBytes) +
                                       " bytes, more than the file holds");
-  auto header = llvm::json::parse(bytes.substr(8, headerBytes));
+  std::string text(headerBytes, '\0');
+  if (llvm::Error error =
+          readAt(*file, 8, llvm::MutableArrayRef<char>(text.data(), text.size()), path))
+    return std::move(error);
+  auto header = llvm::json::parse(text);
   if (!header)
     return safetensorsError(path, "the header is not JSON: " + toString(header.takeError()));
   const llvm::json::Object *tensors = header->getAsObject();
   if (!tensors)
     return safetensorsError(path, "the header is not a JSON object");
-  llvm::StringRef data = bytes.drop_front(8 + headerBytes);
+  const uint64_t dataStart = 8 + headerBytes, dataBytes = fileBytes - dataStart;
 
   std::vector<Entry> entries;
   for (const auto &[key, value] : *tensors) {
     if (key == "__metadata__")
       continue;
-    auto entry = parseEntry(path, key, value, data.size());
+    auto entry = parseEntry(path, key, value, dataBytes);
     if (!entry)
       return entry.takeError();
     entries.push_back(std::move(*entry));
@@ -143,7 +173,12 @@ llvm::Expected<std::vector<NamedArray>> readSafetensorsFile(llvm::StringRef path
   std::vector<NamedArray> arrays;
   for (const Entry &entry : entries) {
     hlo::Literal value(hlo::Shape::array(entry.type, entry.dims));
-    std::copy(data.begin() + entry.begin, data.begin() + entry.end, value.bytes().begin());
+    llvm::MutableArrayRef<uint8_t> bytes = value.bytes();
+    if (llvm::Error error = readAt(
+            *file, dataStart + entry.begin,
+            llvm::MutableArrayRef<char>(reinterpret_cast<char *>(bytes.data()), bytes.size()),
+            path))
+      return std::move(error);
     if (entry.type == PrimitiveType::Pred &&
         llvm::any_of(value.bytes(), [](uint8_t b) { return b > 1; }))
       return safetensorsError(path, "tensor '" + entry.key + "': BOOL values must be 0 or 1");
