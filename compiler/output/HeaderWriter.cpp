@@ -226,7 +226,8 @@ private:
       os_ << "    if (results_[" << alias.result << "] != args_[" << alias.arg << "])\n"
           << "      __builtin_memcpy(results_[" << alias.result << "], args_[" << alias.arg << "], "
           << s_.args[alias.arg].byteSize << "u);\n";
-    os_ << "    mote_call call = {args_, results_, scratch_, env_};\n"
+    // Objects carry their constants: no weights pointer.
+    os_ << "    mote_call call = {args_, results_, scratch_, env_, nullptr};\n"
         << "    return " << s_.name << "_entry(&call);\n  }\n\n"
         << "  static const mote_model_desc &descriptor() { return " << s_.name << "_model; }\n\n"
         << "private:\n"
