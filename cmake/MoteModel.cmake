@@ -1,5 +1,5 @@
 # mote_add_model(<target> HLO <file> | MLIR <file> [TARGET <triple>] [CPU <cpu>] [FEATURES <features>]
-#                [PARAMS <file>...] [NAME <symbol prefix>] [PACKAGE])
+#                [PARAMS <weights.npz|.safetensors>...] [OUTPUTS <0,3>] [NAME <symbol prefix>] [PACKAGE])
 #
 # Compiles an HLO or StableHLO model with motec at build time into <target>.o and <target>.h
 # and makes a static library <target> that holds the object and brings the
@@ -12,6 +12,7 @@
 #             toolchain files, MOTE_TARGET_TRIPLE, or CMAKE_SYSTEM_PROCESSOR)
 #   CPU, FEATURES  default to the toolchain's for its own triple
 #   PARAMS    weight files bound to the model's parameters (motec --params)
+#   OUTPUTS   the results to keep, e.g. 0,3 (motec --outputs)
 #   PACKAGE   also write <target>.mote, a package for the same target, in the
 #             current binary folder; the target property MOTE_PACKAGE names it
 #
@@ -46,7 +47,7 @@ function(_mote_find_motec out)
 endfunction()
 
 function(mote_add_model name)
-  cmake_parse_arguments(PARSE_ARGV 1 ARG "PACKAGE" "HLO;MLIR;TARGET;CPU;FEATURES;NAME" "PARAMS")
+  cmake_parse_arguments(PARSE_ARGV 1 ARG "PACKAGE" "HLO;MLIR;TARGET;CPU;FEATURES;NAME;OUTPUTS" "PARAMS")
   # A StableHLO file goes by MLIR (motec tells the two apart by content anyway).
   if(ARG_MLIR AND NOT ARG_HLO)
     set(ARG_HLO "${ARG_MLIR}")
@@ -91,12 +92,18 @@ function(mote_add_model name)
   if(ARG_FEATURES)
     list(APPEND flags "--features=${ARG_FEATURES}")
   endif()
+  # PARAMS bind entry parameters to trained weights (motec --params): they
+  # become constants in the object, flash on a microcontroller. OUTPUTS keeps
+  # those results only (motec --outputs).
   set(params)
   foreach(file IN LISTS ARG_PARAMS)
     get_filename_component(file "${file}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
-    list(APPEND flags --params "${file}")
+    list(APPEND flags "--params=${file}")
     list(APPEND params "${file}")
   endforeach()
+  if(DEFINED ARG_OUTPUTS)
+    list(APPEND flags "--outputs=${ARG_OUTPUTS}")
+  endif()
 
   set(dir "${CMAKE_CURRENT_BINARY_DIR}/mote_models/${name}")
   set(package "${CMAKE_CURRENT_BINARY_DIR}/${name}.mote")

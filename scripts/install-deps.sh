@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages Mote's build and tests need, skipping those
 # already present. Usage: scripts/install-deps.sh [--list] [group...]
-#   build   compiler build: LLVM 16, clang-16, lld-16 and their development files
+#   build   compiler build: LLVM 16, clang-16, lld-16 and their development files, libzip
 #   test    test tools: doctest, lit's python3 and NumPy, libFuzzer runtime,
 #           Graphviz (motec report --graph)
 #   cross   cross toolchains and QEMU (code generation and runtime tests)
@@ -23,7 +23,7 @@ for group in "${groups[@]}"; do
   case "$group" in
     build) packages+=(cmake ninja-build g++ llvm-16-dev libllvm16 llvm-16-tools clang-16 lld-16
                       liblld-16-dev zlib1g-dev libzstd-dev libtinfo-dev libxml2-dev
-                      libflatbuffers-dev flatbuffers-compiler) ;;
+                      libflatbuffers-dev flatbuffers-compiler libzip-dev) ;;
     test) packages+=(doctest-dev python3 python3-numpy libclang-rt-16-dev graphviz) ;;
     cross) packages+=(qemu-user qemu-system-arm qemu-system-misc g++-aarch64-linux-gnu
                       g++-riscv64-linux-gnu gcc-arm-none-eabi picolibc-arm-none-eabi

@@ -133,8 +133,10 @@ private:
     outOffset_ = index(plan_.result.base);
     blockK_ = packed_.kBlock;
     chunkEpilogue_ = true;
-    panelBuffer_ = local_(llvm::ArrayType::get(element_, blockK_ * packed_.panelColumns));
-    panelBuffer_->setAlignment(llvm::Align(64));
+    if (!plan_.rhsInPanels) {
+      panelBuffer_ = local_(llvm::ArrayType::get(element_, blockK_ * packed_.panelColumns));
+      panelBuffer_->setAlignment(llvm::Align(64));
+    }
     const int64_t width = packed_.panelColumns;
     const int64_t fullPanels = plan_.columns / width;
     const int64_t kBlocks = (plan_.contractingDims[0] + blockK_ - 1) / blockK_;
@@ -162,7 +164,9 @@ private:
                 "kb");
             packing_ = false;
           };
-          if (fullPanels == packed_.panels) {
+          if (plan_.rhsInPanels) {
+            blocks(false); // stored in panels at compile time: read in place
+          } else if (fullPanels == packed_.panels) {
             blocks(true);
           } else {
             // The last panel is narrower than a tile: it reads the rhs in place.
@@ -319,8 +323,10 @@ private:
   llvm::Value *loadOperand(int side, llvm::Value *row, llvm::Value *column, unsigned r,
                            int64_t offset, unsigned lanes, llvm::Value *kOffset) {
     const OperandStrides &strides = plan_.operand[side];
-    llvm::Value *position = add(add(mul(add(row, index(r)), strides.row), kOffset),
-                                mul(add(column, index(offset)), strides.column));
+    llvm::Value *position =
+        add(add(mul(add(row, index(r)), strides.row), kOffset),
+            side == 1 && plan_.rhsInPanels ? add(panelColumn(column), index(offset))
+                                           : mul(add(column, index(offset)), strides.column));
     llvm::Value *address = gep(base_[side], position);
     if (strides.column == 0 || lanes == 1) {
       llvm::Value *scalar = b_.CreateAlignedLoad(element_, address, alignment());
@@ -335,6 +341,18 @@ private:
           vector, b_.CreateAlignedLoad(element_, laneAddress, alignment()), lane);
     }
     return vector;
+  }
+
+  /// Where `column` (a tile's first, so the tile lies in one panel) starts
+  /// in an rhs stored in panels: its panel's K x NR block, then its place
+  /// in the panel.
+  llvm::Value *panelColumn(llvm::Value *column) {
+    const int64_t width = tiling_.tileColumns();
+    int64_t steps = 1;
+    for (int64_t dim : plan_.contractingDims)
+      steps *= dim;
+    return add(mul(b_.CreateUDiv(column, index(width)), steps * width),
+               b_.CreateURem(column, index(width)));
   }
 
   /// The bytes an operand spans along the contracting dimensions.
@@ -430,7 +448,7 @@ private:
       for (int side = 0; side < 2; ++side) {
         const OperandStrides &strides = plan_.operand[side];
         if (tiling_.lanes == 1 || strides.column != 1 || strides.row != 0 ||
-            strides.contracting.empty() || (side == 1 && panel_) ||
+            strides.contracting.empty() || (side == 1 && (panel_ || plan_.rhsInPanels)) ||
             contractingSpanBytes(strides) < kPrefetchMinBytes)
           continue;
         llvm::Value *ahead =

@@ -57,6 +57,9 @@ struct ContractionPlan {
   /// The result's strides (contracting unused). Columns must be contiguous
   /// (column == 1) so tiles store as vectors.
   OperandStrides result;
+  /// The rhs is stored in panels of the main tile's width (PrepackedWeights.h):
+  /// its strides address the panel a column is in, and the column within it.
+  bool rhsInPanels = false;
 };
 
 /// Where a contraction's result lives when not in an array of its own: the

@@ -10,6 +10,7 @@
 
 #include "codegen/ContractionKernel.h"
 #include "codegen/FunctionEmitter.h"
+#include "codegen/PrepackedWeights.h"
 
 namespace mote::codegen {
 
@@ -125,6 +126,16 @@ void FunctionEmitter::emitPlannedContraction(
   llvm::Triple triple(module_.getTargetTriple());
   ContractionPlan arithmeticPlan = plan;
   arithmeticPlan.fused = isFused(contraction_, plan.type);
+  // Constant weights are read from panels laid out at compile time.
+  std::optional<ReadOnlyData> panels;
+  const BufferSlice &rhsSlice = assignment_.slice(&rhs);
+  if (rhsSlice.kind == BufferSlice::Kind::Constant && rhsSlice.index == 0 &&
+      rhsSlice.constant->shape().isArray())
+    if (std::optional<PanelledRhs> panelled = panelRhs(
+            arithmeticPlan, triple, target_, rhsSlice.constant->attributes().literal->bytes())) {
+      arithmeticPlan = std::move(panelled->plan);
+      panels = readOnlyData(std::move(panelled->bytes), "panels." + rhs.name(), llvm::Align(64));
+    }
   // Its call may wait to run depth-first with the contractions around it.
   std::optional<ChainMember> member = chainMember(instruction, arithmeticPlan, lhs);
   if (!member || !joinsChain(*member))
@@ -136,7 +147,7 @@ void FunctionEmitter::emitPlannedContraction(
       [&](llvm::Value *begin, llvm::Value *end) {
         emitContraction(
             builder_, indexType_, arithmeticPlan, triple, target_, address(assignment_.slice(&lhs)),
-            address(assignment_.slice(&rhs)), address(out),
+            panels ? addressOf(*panels) : address(rhsSlice), address(out),
             [&](llvm::Type *type) { return createLocal(type, "sum"); }, begin, end, epilogue);
       });
   if (!member)

@@ -14,6 +14,7 @@
 #include "codegen/ElementTypes.h"
 #include "codegen/ElementalEmitter.h"
 #include "codegen/LoopNest.h"
+#include "codegen/WeightsBlob.h"
 #include "passes/BufferAssignment.h"
 #include "passes/Schedule.h"
 #include "target/Target.h"
@@ -98,14 +99,34 @@ public:
   /// contractionArithmetic(); separate multiplies and adds by default).
   void setContraction(eval::ContractionArithmetic contraction) { contraction_ = contraction; }
 
+  /// Large constants go to `blob` (read through mote_call.weights) instead
+  /// of the code's read-only data; the arena then starts `reserve` bytes
+  /// into the scratch, after the weights pointer every function reads.
+  void setWeightsBlob(WeightsBlob *blob, uint64_t reserve) {
+    weightsBlob_ = blob;
+    weightsReserve_ = reserve;
+  }
+
   /// Loads the argument, result and scratch pointers of a mote_call into
   /// the current function's; returns its env pointer.
   llvm::Value *loadCallPointers(llvm::Value *call) {
     llvm::Type *ptr = builder_.getPtrTy();
-    llvm::StructType *callType = llvm::StructType::get(module_.getContext(), {ptr, ptr, ptr, ptr});
+    llvm::StructType *callType =
+        llvm::StructType::get(module_.getContext(), {ptr, ptr, ptr, ptr, ptr});
     args_ = builder_.CreateLoad(ptr, builder_.CreateStructGEP(callType, call, 0), "args");
     results_ = builder_.CreateLoad(ptr, builder_.CreateStructGEP(callType, call, 1), "results");
     scratch_ = builder_.CreateLoad(ptr, builder_.CreateStructGEP(callType, call, 2), "scratch");
+    if (weightsBlob_) {
+      // Op functions find the weights in the scratch's first word (tasks
+      // read the same call; the entry function has stored it by then).
+      llvm::Value *weights =
+          builder_.CreateLoad(ptr, builder_.CreateStructGEP(callType, call, 4), "weights");
+      if (function_ == entryFunction_)
+        builder_.CreateStore(weights, scratch_);
+      weightsBases_[function_] = weights;
+      scratch_ = builder_.CreateConstInBoundsGEP1_64(builder_.getInt8Ty(), scratch_,
+                                                     weightsReserve_, "arena");
+    }
     return builder_.CreateLoad(ptr, builder_.CreateStructGEP(callType, call, 3), "env");
   }
 
@@ -117,15 +138,20 @@ public:
     env_ = loadCallPointers(call_);
 
     emitComputation(entry);
-    // The root's leaves end in the caller's result buffers.
+    // The root's leaves end in the caller's result buffers, in an order
+    // that reads a donated parameter (in its result buffer) before that
+    // buffer is written.
     const hlo::Instruction *root = entry.root();
+    llvm::SmallVector<BufferSlice, 8> targets, sources;
     for (size_t leaf = 0, n = leafCount(root->shape()); leaf < n; ++leaf) {
       BufferSlice result;
       result.kind = BufferSlice::Kind::Result;
       result.index = static_cast<uint32_t>(leaf);
       result.size = assignment_.slice(root, leaf).size;
-      copySlice(result, assignment_.slice(root, leaf));
+      targets.push_back(result);
+      sources.push_back(assignment_.slice(root, leaf));
     }
+    copyLeaves(targets, sources);
     builder_.CreateRet(builder_.getInt32(0));
   }
 
@@ -247,28 +273,35 @@ public:
     case BufferSlice::Kind::Result:
       return pointerFromTable(results_, slice.index);
     case BufferSlice::Kind::Constant:
-      return constantGlobal(*slice.constant);
+      return constantAddress(*slice.constant);
     case BufferSlice::Kind::Empty:
       break;
     }
     return llvm::ConstantPointerNull::get(builder_.getPtrTy());
   }
 
-  llvm::GlobalVariable *constantGlobal(const hlo::Instruction &constant) {
-    auto [it, inserted] = constants_.try_emplace(&constant, nullptr);
-    if (!inserted)
-      return it->second;
-    llvm::ArrayRef<uint8_t> bytes = constant.attributes().literal->bytes();
-    llvm::Constant *data = llvm::ConstantDataArray::get(
-        module_.getContext(), llvm::ArrayRef<uint8_t>(bytes.data(), bytes.size()));
-    auto *global = new llvm::GlobalVariable(module_, data->getType(), /*isConstant=*/true,
-                                            llvm::GlobalValue::PrivateLinkage, data,
-                                            "constant." + constant.name());
-    global->setUnnamedAddr(llvm::GlobalValue::UnnamedAddr::Global);
-    global->setAlignment(llvm::Align(16));
-    it->second = global;
-    return global;
+  /// Where a constant's bytes are, in the current function.
+  llvm::Value *constantAddress(const hlo::Instruction &constant) {
+    auto [it, inserted] = constants_.try_emplace(&constant);
+    if (inserted)
+      it->second = readOnlyData(constant.attributes().literal->bytes(),
+                                "constant." + constant.name(), llvm::Align(16));
+    return addressOf(it->second);
   }
+
+  /// Bytes the code reads and never writes: a private global (read-only
+  /// data, flash on a microcontroller), or a place in the weights blob.
+  struct ReadOnlyData {
+    llvm::GlobalVariable *global = nullptr;
+    uint64_t weightsOffset = 0;
+  };
+  /// `bytes` must outlive the weights blob (a literal of the module), or
+  /// be handed over.
+  ReadOnlyData readOnlyData(llvm::ArrayRef<uint8_t> bytes, const llvm::Twine &name,
+                            llvm::Align alignment);
+  ReadOnlyData readOnlyData(std::vector<uint8_t> bytes, const llvm::Twine &name,
+                            llvm::Align alignment);
+  llvm::Value *addressOf(const ReadOnlyData &data);
 
   void copySlice(const BufferSlice &to, const BufferSlice &from) {
     if (to == from || to.kind == BufferSlice::Kind::Empty || from.size == 0)
@@ -704,7 +737,11 @@ private:
   llvm::Value *call_ = nullptr; ///< the entry function's mote_call
   /// Inside an op function: its buffers and the arguments that hold them.
   llvm::SmallVector<std::pair<BufferSlice, llvm::Value *>, 8> sliceArguments_;
-  llvm::DenseMap<const hlo::Instruction *, llvm::GlobalVariable *> constants_;
+  llvm::DenseMap<const hlo::Instruction *, ReadOnlyData> constants_;
+  WeightsBlob *weightsBlob_ = nullptr; ///< where large constants go (packages)
+  uint64_t weightsReserve_ = 0;        ///< scratch bytes before the arena
+  /// The weights pointer as loaded in each function that reads weights.
+  llvm::DenseMap<llvm::Function *, llvm::Value *> weightsBases_;
   const target::TargetSpec *target_ = nullptr;
   eval::ContractionArithmetic contraction_;
   std::vector<ChainMember> chain_; ///< contractions whose calls wait (ContractionChains.cpp)

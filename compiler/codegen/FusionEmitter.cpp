@@ -122,7 +122,7 @@ llvm::Value *FunctionEmitter::readFused(FusedValues &values, const hlo::Instruct
   }
   case Opcode::Constant:
     return loadElement(builder_, operand.shape().elementType(),
-                       elementAddress(operand, constantGlobal(operand), index));
+                       elementAddress(operand, constantAddress(operand), index));
   default:
     break;
   }

@@ -11,6 +11,7 @@
 #ifndef MOTE_CODEGEN_IREMITTER_H
 #define MOTE_CODEGEN_IREMITTER_H
 
+#include "codegen/WeightsBlob.h"
 #include "eval/Evaluator.h"
 #include "passes/BufferAssignment.h"
 #include "passes/Schedule.h"
@@ -35,10 +36,14 @@ llvm::Error checkCodegenSupport(const hlo::Module &module, const passes::Schedul
 /// Dots and convolutions add their products as `contraction` says, which
 /// must be what the target can do (contractionArithmetic(*target)): a fused
 /// multiply-add the target lacks would become a call to libm's fma.
+/// With `weights`, large constants go there (the code reads them through
+/// mote_call.weights) and the arena starts `weightsReserve` bytes into the
+/// scratch, after the word that holds the weights pointer.
 llvm::Error emitEntryFunction(const hlo::Module &hloModule, const passes::Schedule &schedule,
                               const passes::BufferAssignment &assignment, llvm::StringRef prefix,
                               llvm::Module &module, const target::TargetSpec *target = nullptr,
-                              eval::ContractionArithmetic contraction = {});
+                              eval::ContractionArithmetic contraction = {},
+                              WeightsBlob *weights = nullptr, uint64_t weightsReserve = 0);
 
 } // namespace mote::codegen
 

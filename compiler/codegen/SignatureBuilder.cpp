@@ -5,6 +5,7 @@
 #include "codegen/ElementTypes.h"
 
 #include "hlo/Diagnostics.h"
+#include "hlo/InputOutputAlias.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSet.h"
@@ -83,6 +84,38 @@ llvm::Error addLeaves(const hlo::Shape &shape, const std::string &name, const st
   return llvm::Error::success();
 }
 
+/// input_output_alias as pairs of flattened result and argument leaves.
+llvm::Error addAliases(const hlo::Module &module, const hlo::Shape &result,
+                       ModelSignature &signature) {
+  auto entries = hlo::inputOutputAlias(module);
+  if (!entries)
+    return entries.takeError();
+  const hlo::Computation &entry = *module.entry();
+  for (const hlo::AliasEntry &alias : *entries) {
+    int64_t arg = -1;
+    if (alias.parameter >= 0 && size_t(alias.parameter) < entry.parameterCount()) {
+      int64_t before = 0;
+      for (int64_t p = 0; p < alias.parameter; ++p) {
+        llvm::SmallVector<const hlo::Shape *, 4> leaves;
+        entry.parameter(p)->shape().collectLeaves(leaves);
+        before += int64_t(leaves.size());
+      }
+      int64_t leaf =
+          hlo::flatLeafIndex(entry.parameter(alias.parameter)->shape(), alias.parameterIndex);
+      arg = leaf < 0 ? -1 : before + leaf;
+    }
+    int64_t out = hlo::flatLeafIndex(result, alias.output);
+    if (arg < 0 || out < 0 || size_t(arg) >= signature.args.size() ||
+        size_t(out) >= signature.results.size() ||
+        signature.args[arg].byteSize != signature.results[out].byteSize)
+      return hlo::errorAt(*entry.root(), "input_output_alias pairs a result and a parameter "
+                                         "that are not arrays of the same size: " +
+                                             hlo::formatInputOutputAlias({alias}));
+    signature.aliases.push_back({uint32_t(out), uint32_t(arg), alias.mustAlias});
+  }
+  return llvm::Error::success();
+}
+
 } // namespace
 
 llvm::Expected<ModelSignature> buildSignature(const hlo::Module &module, llvm::StringRef name) {
@@ -103,6 +136,8 @@ llvm::Expected<ModelSignature> buildSignature(const hlo::Module &module, llvm::S
   const hlo::Shape &result = layout ? layout->result : entry.root()->shape();
   if (llvm::Error error =
           addLeaves(result, "result", "result", *entry.root(), signature.results, resultNames))
+    return std::move(error);
+  if (llvm::Error error = addAliases(module, result, signature))
     return std::move(error);
   return signature;
 }

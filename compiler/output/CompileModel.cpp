@@ -77,11 +77,17 @@ llvm::Expected<CompiledModel> compileModel(hlo::Module &module, const CompileOpt
   pipelineOptions.fusion = options.fusion;
   pipelineOptions.contraction = contraction;
   passes::buildCompilePipeline(pipeline, pipelineOptions);
+  auto phase = [&](llvm::StringRef name, const llvm::Twine &detail) {
+    if (options.progress)
+      options.progress->phase(name, detail.str());
+  };
+  phase("passes", llvm::Twine(module.instructionCount()) + " instructions");
   if (llvm::Error error = pipeline.run(module))
     return std::move(error);
   if (llvm::Error error = checkInterfaceUnchanged(module, *signature))
     return std::move(error);
 
+  phase("schedule and memory plan", llvm::Twine(module.instructionCount()) + " instructions");
   passes::Schedule schedule = passes::scheduleModule(module);
   passes::BufferAssignmentOptions bufferOptions;
   bufferOptions.alignment = target::preferredAlignment(spec);
@@ -91,8 +97,15 @@ llvm::Expected<CompiledModel> compileModel(hlo::Module &module, const CompileOpt
     return assignment.takeError();
   signature->scratchSize = assignment->arenaSize();
   signature->scratchAlignment = assignment->alignment();
-
   CompiledModel compiled;
+  // The weights pointer takes the scratch's first word; the arena follows,
+  // still aligned.
+  const uint64_t weightsReserve = options.weightsOutsideCode ? assignment->alignment() : 0;
+  if (options.weightsOutsideCode) {
+    compiled.weights = std::make_unique<codegen::WeightsBlob>();
+    signature->scratchSize += weightsReserve;
+  }
+
   llvm::Expected<std::unique_ptr<llvm::TargetMachine>> machine = target::createTargetMachine(spec);
   if (!machine)
     return machine.takeError();
@@ -102,9 +115,15 @@ llvm::Expected<CompiledModel> compileModel(hlo::Module &module, const CompileOpt
   compiled.module->setTargetTriple(compiled.machine->getTargetTriple().str());
   compiled.module->setDataLayout(compiled.machine->createDataLayout());
 
-  if (llvm::Error error = codegen::emitEntryFunction(module, schedule, *assignment, name,
-                                                     *compiled.module, &spec, contraction))
+  phase("code generation", "");
+  if (llvm::Error error =
+          codegen::emitEntryFunction(module, schedule, *assignment, name, *compiled.module, &spec,
+                                     contraction, compiled.weights.get(), weightsReserve))
     return std::move(error);
+  if (compiled.weights) {
+    signature->weightsSize = compiled.weights->size();
+    signature->weightsAlignment = codegen::WeightsBlob::kBaseAlignment;
+  }
   codegen::emitModelDescriptor(*signature, *compiled.module);
 
   std::string problems;
@@ -112,6 +131,7 @@ llvm::Expected<CompiledModel> compileModel(hlo::Module &module, const CompileOpt
   if (llvm::verifyModule(*compiled.module, &stream))
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    "internal error: generated invalid LLVM IR: " + problems);
+  phase("optimisation", llvm::Twine(compiled.module->size()) + " functions");
   optimizeModule(*compiled.module, *compiled.machine, options.optLevel);
 
   compiled.signature = std::move(*signature);

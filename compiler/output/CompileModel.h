@@ -10,8 +10,10 @@
 #define MOTE_OUTPUT_COMPILEMODEL_H
 
 #include "codegen/ModelSignature.h"
+#include "codegen/WeightsBlob.h"
 #include "eval/Evaluator.h"
 #include "hlo/Module.h"
+#include "output/CompileProgress.h"
 #include "output/ObjectEmitter.h"
 #include "target/Target.h"
 
@@ -31,6 +33,11 @@ struct CompileOptions {
   std::string name;
   unsigned optLevel = 3;
   bool fusion = true; ///< PipelineOptions::fusion
+  /// Large constants go to CompiledModel::weights, read through
+  /// mote_call.weights (packages), instead of the object's read-only data.
+  bool weightsOutsideCode = false;
+  /// Told as each phase starts (may be null).
+  CompileProgress *progress = nullptr;
 };
 
 /// Statistics `motec report` and the tests read.
@@ -48,6 +55,10 @@ struct CompiledModel {
   std::unique_ptr<llvm::Module> module; ///< optimised
   codegen::ModelSignature signature;
   CompileStats stats;
+  /// With CompileOptions::weightsOutsideCode: the constants the code reads
+  /// through mote_call.weights. It refers to the compiled hlo::Module's
+  /// literals, so that module must outlive it.
+  std::unique_ptr<codegen::WeightsBlob> weights;
 };
 
 /// Compiles `module` (verified; the passes change it in place). Errors are

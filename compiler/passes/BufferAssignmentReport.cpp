@@ -2,6 +2,8 @@
 
 #include "passes/BufferAssignment.h"
 
+#include "hlo/InputOutputAlias.h"
+
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
@@ -49,6 +51,31 @@ std::string describeBufferAssignment(const BufferAssignment &assignment) {
   os << ", " << assignment.buffers().size() << " buffers\n";
   os << describeArenaBuffers(assignment, "  ");
   return text;
+}
+
+std::vector<AliasReport> describeAliases(const hlo::Module &module,
+                                         const BufferAssignment &assignment) {
+  std::vector<AliasReport> reports;
+  auto entries = hlo::inputOutputAlias(module);
+  if (!entries) {
+    llvm::consumeError(entries.takeError());
+    return reports;
+  }
+  const hlo::Instruction *root = module.entry()->root();
+  for (const hlo::AliasEntry &alias : *entries) {
+    AliasReport report;
+    report.result = hlo::flatLeafIndex(root->shape(), alias.output);
+    report.parameter = alias.parameter;
+    report.mustAlias = alias.mustAlias;
+    // In place when the result's value lives in its own result buffer,
+    // where the parameter was.
+    const BufferSlice &slice =
+        assignment.slice(root, uint32_t(std::max<int64_t>(report.result, 0)));
+    report.inPlace =
+        slice.kind == BufferSlice::Kind::Result && int64_t(slice.index) == report.result;
+    reports.push_back(report);
+  }
+  return reports;
 }
 
 } // namespace mote::passes

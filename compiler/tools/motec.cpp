@@ -7,6 +7,7 @@
 
 #include "lib/Commands.h"
 #include "lib/ModuleFile.h"
+#include "lib/Progress.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/CommandLine.h"
@@ -101,6 +102,24 @@ cl::opt<bool> fusion("fusion",
                               "--fusion=false stores every value, for comparison)"),
                      cl::init(true), cl::sub(compileCommand), cl::sub(runSubcommand),
                      cl::sub(reportCommand), cl::cat(motecCategory));
+cl::list<std::string>
+    paramsPaths("params",
+                cl::desc("Bind entry parameters to the arrays of this .npz, .safetensors or "
+                         ".npy file (keys: parameter names or numbers; may repeat): they "
+                         "become constants, the rest stay inputs in order"),
+                cl::value_desc("weights.npz"), cl::sub(evalCommand), cl::sub(compileCommand),
+                cl::sub(runSubcommand), cl::sub(reportCommand), cl::cat(motecCategory));
+cl::opt<std::string>
+    outputList("outputs",
+               cl::desc("Keep only these elements of the result tuple, in this order (default: "
+                        "all but those that return a bound parameter unchanged)"),
+               cl::value_desc("0,3"), cl::sub(evalCommand), cl::sub(compileCommand),
+               cl::sub(runSubcommand), cl::sub(reportCommand), cl::cat(motecCategory));
+cl::opt<bool> showProgress("progress",
+                           cl::desc("Name each phase on stderr once the command runs for a few "
+                                    "seconds (default: when stderr is a terminal)"),
+                           cl::sub(compileCommand), cl::sub(runSubcommand), cl::sub(reportCommand),
+                           cl::cat(motecCategory));
 cl::opt<bool> reportJson("json", cl::desc("Print the report as JSON"), cl::sub(reportCommand),
                          cl::cat(motecCategory));
 cl::opt<std::string> graphPath("graph",
@@ -123,6 +142,11 @@ cl::opt<std::string> compileOutput("o",
                                             "('-' for standard output, except packages)"),
                                    cl::value_desc("path"), cl::sub(compileCommand),
                                    cl::cat(motecCategory));
+cl::opt<std::string>
+    weightsFile("weights-file",
+                cl::desc("With -o <path>.mote: write the weights to this file, which the "
+                         "runtime maps and uses in place, instead of into the package"),
+                cl::value_desc("model.weights"), cl::sub(compileCommand), cl::cat(motecCategory));
 cl::opt<std::string> symbolName("name",
                                 cl::desc("Symbol prefix: <name>_entry, <name>_model, class <name> "
                                          "(default: from the HloModule name)"),
@@ -280,19 +304,27 @@ ExitCode runCommand() {
   }
   if (targetsCommand)
     return runTargets(outs());
+  if (showProgress.getNumOccurrences())
+    setProgressMode(showProgress ? ProgressMode::Always : ProgressMode::Never);
   TargetOptions target{targetTriples, targetCpu, targetFeatures, fusion};
+  InterfaceFlags interface {
+    paramsPaths, outputList
+  };
   if (compileCommand) {
     CompileCommandOptions options;
     options.modulePath = modulePath;
+    options.interface = interface;
     options.target = target;
     options.name = symbolName;
     options.outputPath = compileOutput;
     options.emit = emitKind;
+    options.weightsFile = weightsFile;
     return runCompile(options, outs(), errs());
   }
   if (reportCommand) {
     ReportOptions options;
     options.modulePath = modulePath;
+    options.interface = interface;
     options.target = target;
     options.json = reportJson;
     options.graphPath = graphPath;
@@ -302,6 +334,7 @@ ExitCode runCommand() {
   if (runSubcommand) {
     RunOptions options;
     options.modulePath = modulePath;
+    options.interface = interface;
     options.target = target;
     options.inputPaths = inputPaths;
     options.outputPaths = outputPaths;
@@ -313,6 +346,7 @@ ExitCode runCommand() {
   }
   EvalOptions options;
   options.modulePath = modulePath;
+  options.interface = interface;
   options.inputPaths = inputPaths;
   options.outputPaths = outputPaths;
   options.seed = seed;

@@ -145,7 +145,7 @@ public:
   const mote_model *get() const { return &model_; }
 
 private:
-  mote_model model_ = {nullptr, nullptr};
+  mote_model model_ = {nullptr, nullptr, nullptr};
 };
 
 // Binds row-major host data, runs, leaves row-major results in host memory.

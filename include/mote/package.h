@@ -70,7 +70,20 @@ typedef struct mote_package_code {
   uint32_t elf_size;
   uint64_t descriptor_offset; /* image address of the model descriptor */
   uint64_t entry_offset;      /* image address of the entry function */
+  uint64_t weights_offset;    /* its range of the package's weights */
+  uint64_t weights_size;      /* 0: the code carries its constants */
 } mote_package_code;
+
+/* Where a package's weights are: inside it (used in place from the bytes
+ * given to mote_package_open), or in a separate file of `size` bytes whose
+ * SHA-256 is `digest`; `file` names it as the package was written (relative
+ * to the package's folder). size 0: no weights outside the code. */
+typedef struct mote_package_weights_info {
+  uint64_t size;
+  int in_package;
+  const char *file;      /* "" when in_package or size 0; in the package bytes */
+  const uint8_t *digest; /* 32 bytes in the package bytes, or NULL when size 0 */
+} mote_package_weights_info;
 
 /* Makes `size` bytes at `memory` (the loaded image) executable and
  * coherent with the instruction stream; a bare-metal port with unified
@@ -120,6 +133,19 @@ mote_status mote_package_select(const mote_package *package, const char *triple,
 mote_status mote_package_code_memory(const mote_package *package, uint32_t index, size_t *out_size,
                                      size_t *out_alignment);
 
+mote_status mote_package_weights(const mote_package *package, mote_package_weights_info *out);
+
+/* For a package whose weights are in a separate file: hands `model` (loaded
+ * from code object `index`) its weights in `bytes`, the whole file, used in
+ * place (a read-only mapping will do; at least 16-byte aligned, and a
+ * mapping's page alignment gives each weight its own cache lines).
+ * MOTE_WEIGHTS_MISMATCH when the size differs, or, with `check_digest`, the
+ * SHA-256 (reads every byte once); MOTE_INVALID_ARGUMENT when the package has
+ * no weights file. `bytes` must outlive every run of `model`. */
+mote_status mote_package_bind_weights(const mote_package *package, uint32_t index,
+                                      const void *bytes, uint64_t size, int check_digest,
+                                      mote_model *model);
+
 /* Loads code object `index` into `memory` (`memory_size` bytes, aligned as
  * mote_package_code_memory says): verifies the ELF, copies its segments,
  * zeroes the rest, applies its relocations, calls `make_executable` (may be
@@ -129,7 +155,10 @@ mote_status mote_package_code_memory(const mote_package *package, uint32_t index
  * mote_model_desc_verify (mote/model.h) inside the image, and must name
  * the code object's triple and the package's argument and result counts
  * (else MOTE_CODE_MALFORMED). `memory` must stay valid (and must not be
- * written) for as long as `out` is used; the package bytes may go after the call. */
+ * written) for as long as `out` is used. Weights inside the package are read in
+ * place: then the package bytes must outlive `out` too (and be 16-byte
+ * aligned, as heap memory and mapped files are: else MOTE_MISALIGNED);
+ * otherwise they may go after the call. */
 mote_status mote_package_load(const mote_package *package, uint32_t index, void *memory,
                               size_t memory_size, mote_make_executable_fn make_executable,
                               void *user, mote_model *out);

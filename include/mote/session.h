@@ -41,7 +41,8 @@ extern "C" {
 typedef struct mote_session_slot {
   mote_device_buffer bound; /* what the model sees */
   mote_device_buffer owned; /* device buffer allocated for this slot, reused */
-  void *host;               /* results: where run() writes the row-major result */
+  void *host;               /* where run() writes a result (row-major); an argument's
+                               caller memory, which an in-place result writes over */
   uint32_t flags;           /* MOTE_SLOT_* bits */
 } mote_session_slot;
 
@@ -55,6 +56,7 @@ typedef struct mote_session {
   mote_device_buffer *buffers; /* arg_count + result_count handles for execute */
   void **address_table;        /* arg_count + result_count pointers for execute */
   mote_device_buffer scratch;
+  uint32_t alias_copies; /* aliased arguments the last run copied (not in place) */
 } mote_session;
 
 /* Prepares `out_session` to run `model` through `transfer`, carving its
@@ -101,9 +103,25 @@ mote_status mote_session_set_input(mote_session *session, uint32_t index, const 
 mote_status mote_session_set_output(mote_session *session, uint32_t index, void *host,
                                     size_t host_size);
 
-/* Runs the model and copies every result to its host memory.
- * MOTE_INVALID_ARGUMENT when an input or output is not bound. */
+/* Donates an argument's memory to its aliased result (input_output_alias):
+ * result `index` is written over the memory argument `arg` was bound to
+ * (mote_session_set_input, which must come first), in place, so a decode
+ * step's KV cache or a training step's parameters are updated without a
+ * second copy. Allowed for may-alias and must-alias pairs alike; the caller's
+ * argument memory then holds the result after each run. MOTE_INVALID_ARGUMENT
+ * when `index` is not an aliased result or its argument is not bound. */
+mote_status mote_session_set_output_in_place(mote_session *session, uint32_t index);
+
+/* Runs the model and copies every result to its host memory. An aliased
+ * result bound elsewhere than its argument first gets a copy of the argument
+ * (mote_session_alias_copies counts them; for must-alias pairs the exporter
+ * meant one buffer). MOTE_INVALID_ARGUMENT when an input or output is not
+ * bound. */
 mote_status mote_session_run(mote_session *session);
+
+/* How many aliased arguments the last run copied instead of updating in
+ * place (0 when every aliased result shared its argument's memory). */
+uint32_t mote_session_alias_copies(const mote_session *session);
 
 /* The device buffer argument / result `index` is bound to (handle 0 when
  * unbound); with mote_direct_transfer the handle is the address the model

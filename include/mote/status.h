@@ -42,6 +42,8 @@ typedef enum mote_status_code {
   MOTE_DEVICE_ERROR = 31, /* a port's device or transfer reported a failure */
   MOTE_UNSUPPORTED = 32,  /* the port cannot do what was asked (e.g. executable memory) */
   MOTE_FILE_ERROR = 33,   /* a file cannot be opened or read (ports with files) */
+  MOTE_WEIGHTS_MISSING = 34, /* the model reads weights it was not given (mote_model_set_weights) */
+  MOTE_WEIGHTS_MISMATCH = 35, /* a weights file's size or digest is not the package's */
 } mote_status_code;
 
 /* int32_t rather than the enum so the ABI does not depend on enum sizing. */

@@ -69,6 +69,14 @@ mote_status code_table(const mote_package *package, uint32_t index, Reader *read
   return reader_fields::read_code(*reader, code, out);
 }
 
+mote_status weights_of(const mote_package *package, mote::package_reader::WeightsInfo *out) {
+  Reader reader(nullptr, 0);
+  Table root;
+  if (!root_of(package, &reader, &root))
+    return MOTE_INVALID_ARGUMENT;
+  return reader_fields::read_weights(reader, root, out);
+}
+
 // True when "+x" item `feature` (length `length`) is in the list `list`.
 bool has_feature(const char *list, const char *feature, size_t length) {
   const char *p = list;
@@ -322,8 +330,22 @@ mote_status mote_package_load(const mote_package *package, uint32_t index, void 
   if (mote_status status = mote_package_signature(package, &arg_count, &result_count))
     return status;
   if (!strings_equal(reinterpret_cast<const char *>(desc) + desc->triple_offset, code.triple) ||
-      desc->arg_count != arg_count || desc->result_count != result_count)
+      desc->arg_count != arg_count || desc->result_count != result_count ||
+      desc->weights_size != code.weights_size)
     return MOTE_CODE_MALFORMED;
+  // Weights inside the package are used in place; a weights file comes
+  // later, through mote_package_bind_weights.
+  const uint8_t *weights = nullptr;
+  if (code.weights_size) {
+    mote::package_reader::WeightsInfo info;
+    if (mote_status status = weights_of(package, &info))
+      return status;
+    if (info.embedded) {
+      weights = info.embedded + code.weights_offset;
+      if (reinterpret_cast<uintptr_t>(weights) & (desc->weights_alignment - 1u))
+        return MOTE_MISALIGNED; // the package bytes are not aligned as mapped files are
+    }
+  }
   if (make_executable != nullptr) {
     if (mote_status status = make_executable(user, memory, size_t(layout.image_size)))
       return status;
@@ -333,7 +355,48 @@ mote_status mote_package_load(const mote_package *package, uint32_t index, void 
     entry |= 1; // Cortex-M runs Thumb only
   out->desc = desc;
   out->entry = reinterpret_cast<mote_entry_fn>(entry);
+  out->weights = weights;
   return MOTE_OK;
+}
+
+mote_status mote_package_weights(const mote_package *package, mote_package_weights_info *out) {
+  mote::package_reader::WeightsInfo info;
+  if (out == nullptr)
+    return MOTE_INVALID_ARGUMENT;
+  if (mote_status status = weights_of(package, &info))
+    return status;
+  out->size = info.size;
+  out->in_package = info.embedded != nullptr;
+  out->file = info.file;
+  out->digest = info.digest;
+  return MOTE_OK;
+}
+
+mote_status mote_package_bind_weights(const mote_package *package, uint32_t index,
+                                      const void *bytes, uint64_t size, int check_digest,
+                                      mote_model *model) {
+  mote::package_reader::WeightsInfo info;
+  mote_package_code code;
+  if (bytes == nullptr || model == nullptr || model->desc == nullptr)
+    return MOTE_INVALID_ARGUMENT;
+  if (mote_status status = weights_of(package, &info))
+    return status;
+  if (mote_status status = mote_package_code_info(package, index, &code))
+    return status;
+  if (info.embedded != nullptr || info.size == 0 || model->desc->weights_size != code.weights_size)
+    return MOTE_INVALID_ARGUMENT; // nothing to bind, or another code object's model
+  if (size != info.size)
+    return MOTE_WEIGHTS_MISMATCH;
+  if (check_digest) {
+    uint8_t digest[mote::kSha256Size];
+    mote::Sha256 hash;
+    hash.update(static_cast<const uint8_t *>(bytes), size_t(size));
+    hash.finish(digest);
+    if (!bytes_equal(digest, info.digest, sizeof(digest)))
+      return MOTE_WEIGHTS_MISMATCH;
+  }
+  return mote_model_set_weights(model, static_cast<const uint8_t *>(bytes) + code.weights_offset,
+                                code.weights_size);
 }
 
 } // extern "C"

@@ -84,12 +84,36 @@ mote_status read_code(const Reader &reader, const Table &code, mote_package_code
       !read_string(reader, code, kCodeFeatures, &out->features) ||
       !reader.vector(code, kCodeElf, 1, &elf) ||
       !reader.scalar(code, kCodeDescriptorOffset, 8, 0, &out->descriptor_offset) ||
-      !reader.scalar(code, kCodeEntryOffset, 8, 0, &out->entry_offset))
+      !reader.scalar(code, kCodeEntryOffset, 8, 0, &out->entry_offset) ||
+      !reader.scalar(code, kCodeWeightsOffset, 8, 0, &out->weights_offset) ||
+      !reader.scalar(code, kCodeWeightsSize, 8, 0, &out->weights_size))
     return kMalformed;
   if (out->triple[0] == 0 || elf.count == 0)
     return kMalformed;
   out->elf = reader.data() + elf.data;
   out->elf_size = elf.count;
+  return MOTE_OK;
+}
+
+mote_status read_weights(const Reader &reader, const Table &root, WeightsInfo *out) {
+  Vector embedded, digest;
+  uint64_t size;
+  if (!reader.vector(root, kPackageWeights, 1, &embedded) ||
+      !read_string(reader, root, kPackageWeightsFile, &out->file) ||
+      !reader.scalar(root, kPackageWeightsSize, 8, 0, &size) ||
+      !reader.vector(root, kPackageWeightsDigest, 1, &digest))
+    return kMalformed;
+  out->size = size;
+  out->embedded = embedded.count ? reader.data() + embedded.data : nullptr;
+  out->digest = digest.count ? reader.data() + digest.data : nullptr;
+  // Weights are either in the package (64-byte aligned within it) or in a
+  // named file; either way with a digest.
+  const bool in_file = out->file[0] != 0;
+  if (size == 0)
+    return embedded.count == 0 && !in_file ? MOTE_OK : kMalformed;
+  if (digest.count != 32 ||
+      (in_file ? embedded.count != 0 : embedded.count != size || (embedded.data & 63u) != 0))
+    return kMalformed;
   return MOTE_OK;
 }
 
@@ -117,6 +141,9 @@ mote_status verify_package_body(const uint8_t *buffer, uint32_t size, uint32_t *
       !reader.scalar(memory, kMemoryScratchAlignment, 4, 16, &scratch_alignment) ||
       scratch_alignment == 0 || (scratch_alignment & (scratch_alignment - 1)) != 0)
     return kMalformed;
+  WeightsInfo weights;
+  if (mote_status status = read_weights(reader, root, &weights))
+    return status;
   Vector codes;
   if (!reader.vector(root, kPackageCodeObjects, 4, &codes))
     return kMalformed;
@@ -127,6 +154,11 @@ mote_status verify_package_body(const uint8_t *buffer, uint32_t size, uint32_t *
       return kMalformed;
     if (mote_status status = read_code(reader, code, &info))
       return status;
+    // Each code object's weights lie inside the package's, aligned.
+    if (info.weights_size && (info.weights_offset > weights.size ||
+                              info.weights_size > weights.size - info.weights_offset ||
+                              (info.weights_offset & 63u) != 0))
+      return kMalformed;
   }
   *out_root = root.pos;
   return MOTE_OK;

@@ -24,15 +24,32 @@ enum CodeObjectField {
   kCodeFeatures,
   kCodeElf,
   kCodeDescriptorOffset,
-  kCodeEntryOffset
+  kCodeEntryOffset,
+  kCodeWeightsOffset,
+  kCodeWeightsSize
 };
 enum PackageField {
   kPackageFormatVersion,
   kPackageModelName,
   kPackageSignature,
   kPackageMemory,
-  kPackageCodeObjects
+  kPackageCodeObjects,
+  kPackageWeights,
+  kPackageWeightsFile,
+  kPackageWeightsSize,
+  kPackageWeightsDigest
 };
+
+/// Where a package's weights are, after verification: `embedded` inside the
+/// buffer, or a file of `size` bytes named `file` with SHA-256 `digest`.
+struct WeightsInfo {
+  const uint8_t *embedded = nullptr;
+  uint64_t size = 0;
+  const char *file = "";
+  const uint8_t *digest = nullptr; ///< 32 bytes
+};
+mote_status read_weights(const flatbuffer::Reader &reader, const flatbuffer::Table &root,
+                         WeightsInfo *out);
 
 /// Verifies the flatbuffer of a package (after the header) against the
 /// schema and the runtime's limits. MOTE_OK or MOTE_PACKAGE_MALFORMED.

@@ -22,6 +22,7 @@
 
 #include "code_selection.h"
 #include "host_code_memory.h"
+#include "mapped_file.h"
 #include "mote/mote.h"
 #include "mote/package.h"
 #include "mote_host.h"
@@ -41,6 +42,7 @@ constexpr int kExitModelFailed = 4;
 constexpr const char kUsage[] =
     "usage: mote-run model.mote [--input x.npy]... [--output y.npy]...\n"
     "                [--bench N] [--threads K] [--features +a,+b] [--verbose]\n"
+    "                [--weights model.weights] [--unchecked-weights]\n"
     "       mote-run --cpu-features   (what code selection sees on this machine)\n"
     "  --input     a .npy file for the next argument, in order (bf16 reads float32)\n"
     "  --output    where to write the next result (bf16 is written as float32);\n"
@@ -49,6 +51,9 @@ constexpr const char kUsage[] =
     "              'latency_ms min=<x> median=<y> runs=<N>'\n"
     "  --threads K threads for parallel loops (default 1; 0 = one per CPU)\n"
     "  --features  CPU features to assume instead of the detected ones\n"
+    "  --weights   the package's weights file (default: the one it names, next to it)\n"
+    "  --unchecked-weights  skip the weights file's SHA-256 check (its size still is)\n"
+    "An aliased result (input_output_alias) is written over its input's memory.\n"
     "exit: 0 ok, 1 bad input or package, 2 bad command line, 3 no code for\n"
     "      this machine, 4 the model failed\n";
 
@@ -58,6 +63,8 @@ struct Options {
   long bench = 0;
   long threads = 1;
   const char *features = nullptr;
+  const char *weights = nullptr;
+  bool checkWeights = true;
   bool verbose = false;
 };
 
@@ -125,6 +132,11 @@ int parseOptions(int argc, char **argv, Options *options) {
       if (!next(&text) || !parseCount(text, MOTE_HOST_MAX_THREADS, &options->threads))
         return fail(kExitBadCommandLine,
                     "--threads needs a count from 0 to " + std::to_string(MOTE_HOST_MAX_THREADS));
+    } else if (arg == "--weights") {
+      if (!next(&options->weights))
+        return fail(kExitBadCommandLine, "--weights needs a file");
+    } else if (arg == "--unchecked-weights") {
+      options->checkWeights = false;
     } else if (arg == "--features") {
       if (!next(&options->features))
         return fail(kExitBadCommandLine, "--features needs a list such as +v");
@@ -280,12 +292,12 @@ std::string formatElement(uint32_t type, const uint8_t *p) {
   }
 }
 
-void printSummary(uint32_t index, const mote_tensor_info &info, const std::vector<uint8_t> &data) {
+void printSummary(uint32_t index, const mote_tensor_info &info, const uint8_t *data) {
   constexpr uint64_t kShown = 8;
   size_t element = mote_element_size(info.element_type);
   std::string values;
   for (uint64_t i = 0; i < info.element_count && i < kShown; ++i)
-    values += (i ? ", " : "") + formatElement(info.element_type, data.data() + i * element);
+    values += (i ? ", " : "") + formatElement(info.element_type, data + i * element);
   if (info.element_count > kShown)
     values += ", ... (" + std::to_string(info.element_count) + " elements)";
   printf("result %u '%s': %s = [%s]\n", index, info.name, describeTensor(info).c_str(),
@@ -294,8 +306,8 @@ void printSummary(uint32_t index, const mote_tensor_info &info, const std::vecto
 
 // Whether a file that is no package is the text of a model: HLO text
 // starts with "HloModule", StableHLO's MLIR holds a "module" or "func.func".
-bool looksLikeModelText(const std::vector<uint8_t> &bytes) {
-  std::string head(bytes.begin(), bytes.begin() + std::min<size_t>(bytes.size(), 4096));
+bool looksLikeModelText(const uint8_t *bytes, size_t size) {
+  std::string head(reinterpret_cast<const char *>(bytes), std::min<size_t>(size, 4096));
   return head.find("HloModule") != std::string::npos ||
          head.find("func.func") != std::string::npos || head.find("module @") != std::string::npos;
 }
@@ -321,14 +333,40 @@ struct Resources {
   }
 };
 
-int run(const Options &options) {
-  std::vector<uint8_t> package_bytes;
+// The weights file of `package`, by --weights or the name the package gives
+// it (relative to the package's folder), mapped and handed to `model`.
+int bindWeightsFile(const Options &options, const mote_package &package, uint32_t code_index,
+                    MappedFile *file, mote_model *model) {
+  mote_package_weights_info info;
+  if (mote_package_weights(&package, &info) != MOTE_OK || info.size == 0 || info.in_package)
+    return -1;
+  std::string path = options.weights ? options.weights : info.file;
+  if (!options.weights && path[0] != '/') {
+    std::string package_path = options.package;
+    size_t slash = package_path.rfind('/');
+    if (slash != std::string::npos)
+      path = package_path.substr(0, slash + 1) + path;
+  }
   std::string error;
-  if (!readFile(options.package, &package_bytes, &error))
+  if (!file->open(path.c_str(), &error))
+    return fail(kExitBadInput, path + ": " + error +
+                                   " (the package's weights; --weights names "
+                                   "another place)");
+  mote_status status = mote_package_bind_weights(&package, code_index, file->data(), file->size(),
+                                                 options.checkWeights, model);
+  if (status != MOTE_OK)
+    return fail(kExitBadInput, path + ": " + mote_status_message(status));
+  return -1;
+}
+
+int run(const Options &options) {
+  MappedFile package_file, weights_file;
+  std::string error;
+  if (!package_file.open(options.package, &error))
     return fail(kExitBadInput, std::string(options.package) + ": " + error);
   mote_package package;
-  mote_status status = mote_package_open(package_bytes.data(), package_bytes.size(), &package);
-  if (status != MOTE_OK && looksLikeModelText(package_bytes))
+  mote_status status = mote_package_open(package_file.data(), package_file.size(), &package);
+  if (status != MOTE_OK && looksLikeModelText(package_file.data(), package_file.size()))
     return fail(kExitBadInput, std::string(options.package) +
                                    ": this is a model's text (HLO or StableHLO), not a .mote "
                                    "package; compile it first: motec compile " +
@@ -370,6 +408,8 @@ int run(const Options &options) {
                                mote_host_code_make_executable, nullptr, &model);
   if (status != MOTE_OK)
     return fail(kExitBadInput, std::string(options.package) + ": " + mote_status_message(status));
+  if (int code = bindWeightsFile(options, package, code_index, &weights_file, &model); code >= 0)
+    return code;
 
   uint32_t arg_count = mote_model_arg_count(&model);
   uint32_t result_count = mote_model_result_count(&model);
@@ -422,8 +462,29 @@ int run(const Options &options) {
     status = mote_session_init(&session, &model, &transfer, &env, &arena);
   for (uint32_t i = 0; i < arg_count && status == MOTE_OK; ++i)
     status = mote_session_set_input(&session, i, inputs[i].data(), inputs[i].size());
+  // An aliased result is its input updated in place: it lands in the
+  // input's memory, with no second copy of the state.
+  std::vector<const uint8_t *> result_data(result_count);
+  std::vector<bool> in_place(result_count, false);
+  for (uint32_t i = 0; i < result_count; ++i)
+    result_data[i] = results[i].data();
+  for (uint32_t a = 0; a < mote_model_alias_count(&model) && status == MOTE_OK; ++a) {
+    uint32_t result, arg;
+    int must;
+    status = mote_model_alias(&model, a, &result, &arg, &must);
+    if (status == MOTE_OK)
+      status = mote_session_set_output_in_place(&session, result);
+    if (status == MOTE_OK) {
+      result_data[result] = inputs[arg].data();
+      in_place[result] = true;
+      if (options.verbose)
+        fprintf(stderr, "mote-run: result %u updates input %u in place (%s)\n", result, arg,
+                must ? "must-alias" : "may-alias");
+    }
+  }
   for (uint32_t i = 0; i < result_count && status == MOTE_OK; ++i)
-    status = mote_session_set_output(&session, i, results[i].data(), results[i].size());
+    if (!in_place[i])
+      status = mote_session_set_output(&session, i, results[i].data(), results[i].size());
   if (status != MOTE_OK)
     return fail(kExitModelFailed,
                 std::string("cannot prepare the run: ") + mote_status_message(status));
@@ -451,11 +512,11 @@ int run(const Options &options) {
     const mote_tensor_info &info = result_info[i];
     if (options.outputs.empty()) {
       if (options.bench == 0)
-        printSummary(i, info, results[i]);
+        printSummary(i, info, result_data[i]);
       continue;
     }
     std::vector<uint8_t> encoded =
-        encodeNpy(info.element_type, info.dims, info.rank, results[i].data(), results[i].size());
+        encodeNpy(info.element_type, info.dims, info.rank, result_data[i], size_t(info.byte_size));
     if (!writeFile(options.outputs[i], encoded, &error))
       return fail(kExitBadInput, std::string(options.outputs[i]) + ": " + error);
   }

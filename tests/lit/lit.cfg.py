@@ -38,5 +38,11 @@ config.substitutions.append(("%python", python))
 config.substitutions.append(("%expect-exit", f"{python} {inputs}/expect_exit.py"))
 config.substitutions.append(("%make-npy", f"{python} {inputs}/npy_tool.py make"))
 config.substitutions.append(("%read-npy", f"{python} {inputs}/npy_tool.py read"))
+config.substitutions.append(("%make-weights", f"{python} {inputs}/weights_tool.py"))
+# mote-run for this machine, and for aarch64 under qemu-user; both next to motec.
+bin_dir = os.path.dirname(motec)
+config.substitutions.append(("%mote-run-aarch64", "qemu-aarch64 -L /usr/aarch64-linux-gnu "
+                             + os.path.join(bin_dir, "mote-run-aarch64-linux-gnu")))
+config.substitutions.append(("%mote-run", os.path.join(bin_dir, "mote-run")))
 config.substitutions.append(("%examples", os.path.join(source_dir, "examples")))
 config.substitutions.append(("%mote_version", getattr(config, "mote_version", "")))

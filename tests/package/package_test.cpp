@@ -68,6 +68,11 @@ TEST_CASE("a motec package runs on the host and matches the expected output") {
   REQUIRE(mote_package_select(&opened.package, "x86_64-linux-gnu", nullptr, &index) == MOTE_OK);
   LoadedCode code(opened.package, index, /*executable=*/true);
   REQUIRE(code.status == MOTE_OK);
+  // The weights are read in place from the package bytes, not copied.
+  REQUIRE(code.model.desc->weights_size > 0);
+  const uint8_t *weights = static_cast<const uint8_t *>(code.model.weights);
+  CHECK(weights >= opened.bytes.data());
+  CHECK(weights + code.model.desc->weights_size <= opened.bytes.data() + opened.bytes.size());
   CHECK(code.model.desc->arg_count == 1);
   CHECK(code.model.desc->result_count == 1);
 
@@ -84,7 +89,7 @@ TEST_CASE("a motec package runs on the host and matches the expected output") {
   REQUIRE(scratch_size <= sizeof(scratch));
   const void *arg_pointers[] = {input.data()};
   void *result_pointers[] = {output.data()};
-  mote_call call{arg_pointers, result_pointers, scratch, nullptr};
+  mote_call call{arg_pointers, result_pointers, scratch, nullptr, code.model.weights};
   REQUIRE(code.model.entry(&call) == MOTE_CALL_OK);
   for (size_t i = 0; i < expected.size(); ++i)
     CHECK(std::fabs(output[i] - expected[i]) <= 1e-5f + 1e-4f * std::fabs(expected[i]));

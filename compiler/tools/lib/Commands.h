@@ -11,6 +11,7 @@
 
 #include "ExitCodes.h"
 #include "InputGenerator.h"
+#include "ParameterBinding.h"
 
 #include "llvm/Support/raw_ostream.h"
 
@@ -43,6 +44,7 @@ struct TargetOptions {
 /// `motec eval model.hlo [--input a.npy]... [--output r.npy]... [--target=T]`.
 struct EvalOptions {
   std::string modulePath;
+  InterfaceFlags interface;             ///< --params, --outputs
   std::vector<std::string> inputPaths;  ///< one per entry parameter, or none
   std::vector<std::string> outputPaths; ///< one per result leaf, or none
   uint64_t seed = kDefaultInputSeed;    ///< for generated inputs
@@ -60,10 +62,13 @@ ExitCode runEval(const EvalOptions &options, llvm::raw_ostream &out, llvm::raw_o
 /// to `out` exactly ("-" or no -o: standard output, except for objects).
 struct CompileCommandOptions {
   std::string modulePath;
+  InterfaceFlags interface; ///< --params, --outputs
   TargetOptions target;
   std::string name;       ///< symbol prefix; empty: from the module's name
   std::string outputPath; ///< required without --emit
   std::string emit;       ///< "", "obj", "asm", "llvm", "hlo", "header" or "package"
+  /// Packages only: write the weights to this file instead of the package.
+  std::string weightsFile;
 };
 ExitCode runCompile(const CompileCommandOptions &options, llvm::raw_ostream &out,
                     llvm::raw_ostream &errs);
@@ -73,7 +78,8 @@ ExitCode runCompile(const CompileCommandOptions &options, llvm::raw_ostream &out
 /// sizes, and pictures of the graph and the plan (ReportPictures.h).
 struct ReportOptions {
   std::string modulePath;
-  TargetOptions target; ///< empty triples: no per-target sizes
+  InterfaceFlags interface; ///< --params, --outputs
+  TargetOptions target;     ///< empty triples: no per-target sizes
   bool json = false;
   std::string graphPath;  ///< the computation after the passes (.svg, .png or .dot)
   std::string memoryPath; ///< the memory plan (.svg)
@@ -85,6 +91,7 @@ ExitCode runReport(const ReportOptions &options, llvm::raw_ostream &out, llvm::r
 /// prints the result exactly as `motec eval` does.
 struct RunOptions {
   std::string modulePath;
+  InterfaceFlags interface; ///< --params, --outputs
   TargetOptions target;
   std::vector<std::string> inputPaths;
   std::vector<std::string> outputPaths;

@@ -2,6 +2,7 @@
 
 #include "Commands.h"
 #include "ModuleFile.h"
+#include "Progress.h"
 #include "RunCompile.h"
 
 #include "Toolchain.h"
@@ -15,6 +16,7 @@
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
 
 #include <algorithm>
@@ -88,6 +90,17 @@ std::string findLibgcc(const target::TargetSpec &spec) {
   return llvm::sys::fs::exists(path) ? path : "";
 }
 
+/// `path` as seen from the folder of `package`: its file name when both
+/// are in one folder, else `path` made absolute.
+std::string relativeTo(llvm::StringRef path, llvm::StringRef package) {
+  llvm::SmallString<256> file(path), folder(llvm::sys::path::parent_path(package));
+  llvm::sys::fs::make_absolute(file);
+  llvm::sys::fs::make_absolute(folder);
+  if (llvm::sys::path::parent_path(file) == folder)
+    return llvm::sys::path::filename(file).str();
+  return file.str().str();
+}
+
 /// `motec compile ... -o model.mote`: one code object per target in one
 /// package. --cpu and --features apply to every target.
 ExitCode writePackageOutput(const CompileCommandOptions &options,
@@ -99,16 +112,23 @@ ExitCode writePackageOutput(const CompileCommandOptions &options,
     return ExitBadCommandLine;
   }
   output::PackageContents contents;
+  // The weights blobs refer to the modules' constants: both live to the end.
+  std::vector<std::unique_ptr<hlo::Module>> modules;
+  std::vector<std::unique_ptr<codegen::WeightsBlob>> blobs;
   for (const target::TargetSpec &spec : specs) {
     // Compiling changes the module in place: each target starts from the file.
-    ExitCode failure;
-    auto module = loadModuleReportingErrors(options.modulePath, errs, &failure);
-    if (!module)
-      return failure;
-    auto compiled = compileForTarget(*module, spec, options.name, errs, options.target.fusion);
+    LoadedModule loaded = loadModelWithInterface(options.modulePath, options.interface, errs);
+    if (!loaded.module)
+      return loaded.failure;
+    modules.push_back(std::move(loaded.module));
+    hlo::Module *module = modules.back().get();
+    auto compiled = compileForTarget(*module, spec, options.name, errs, options.target.fusion,
+                                     /*weightsOutsideCode=*/true);
     if (auto *code = std::get_if<ExitCode>(&compiled))
       return *code;
     auto &model = std::get<output::CompiledModel>(compiled);
+    blobs.push_back(std::move(model.weights));
+    commandProgress().phase("object code", spec.triple);
     auto object = output::emitModule(*model.module, *model.machine, output::EmitKind::Object);
     if (!object) {
       errs << "error: " << llvm::toString(object.takeError()) << '\n';
@@ -121,6 +141,7 @@ ExitCode writePackageOutput(const CompileCommandOptions &options,
     inputs.machine = model.machine.get();
     if (std::string libgcc = findLibgcc(spec); !libgcc.empty())
       inputs.archives.push_back(libgcc);
+    commandProgress().phase("link", spec.triple);
     auto code = output::linkCodeObject(inputs);
     if (!code) {
       errs << "error: " << spec.triple << ": " << llvm::toString(code.takeError()) << '\n';
@@ -135,10 +156,30 @@ ExitCode writePackageOutput(const CompileCommandOptions &options,
         std::max(contents.signature.scratchSize, model.signature.scratchSize);
     contents.signature.scratchAlignment =
         std::max(contents.signature.scratchAlignment, model.signature.scratchAlignment);
-    contents.codes.push_back({spec.triple, spec.cpu, model.signature.features, std::move(*code)});
+    contents.codes.push_back(
+        {spec.triple, spec.cpu, model.signature.features, std::move(*code), blobs.back().get()});
   }
-  return writeOutput(outputPath, output::writePackage(contents), out, errs) ? ExitOk
-                                                                            : ExitInvalidInput;
+  commandProgress().phase("write package", "");
+  if (options.weightsFile.empty())
+    return writeOutput(outputPath, output::writePackage(contents), out, errs) ? ExitOk
+                                                                              : ExitInvalidInput;
+  // The package names its weights file relative to its own folder.
+  contents.weightsFile = relativeTo(options.weightsFile, outputPath);
+  std::error_code error;
+  llvm::raw_fd_ostream weights(options.weightsFile, error, llvm::sys::fs::OF_None);
+  if (error) {
+    errs << "error: cannot write '" << options.weightsFile << "': " << error.message() << '\n';
+    return ExitInvalidInput;
+  }
+  std::string package = output::writePackage(contents, &weights);
+  weights.close();
+  if (weights.has_error()) {
+    errs << "error: cannot write '" << options.weightsFile << "': " << weights.error().message()
+         << '\n';
+    weights.clear_error();
+    return ExitInvalidInput;
+  }
+  return writeOutput(outputPath, package, out, errs) ? ExitOk : ExitInvalidInput;
 }
 
 } // namespace
@@ -157,6 +198,10 @@ ExitCode runCompile(const CompileCommandOptions &options, llvm::raw_ostream &out
     emit = Emit::Package;
   if (*emit == Emit::Package && outputPath.empty()) {
     errs << "error: no output file: give -o <path>.mote\n";
+    return ExitBadCommandLine;
+  }
+  if (!options.weightsFile.empty() && *emit != Emit::Package) {
+    errs << "error: --weights-file is for packages: give -o <path>.mote\n";
     return ExitBadCommandLine;
   }
   if (outputPath.empty()) {
@@ -183,10 +228,10 @@ ExitCode runCompile(const CompileCommandOptions &options, llvm::raw_ostream &out
     return ExitBadCommandLine;
   }
 
-  ExitCode failure;
-  auto module = loadModuleReportingErrors(options.modulePath, errs, &failure);
-  if (!module)
-    return failure;
+  LoadedModule loaded = loadModelWithInterface(options.modulePath, options.interface, errs);
+  if (!loaded.module)
+    return loaded.failure;
+  std::unique_ptr<hlo::Module> &module = loaded.module;
   auto compiled =
       compileForTarget(*module, specs.front(), options.name, errs, options.target.fusion);
   if (auto *code = std::get_if<ExitCode>(&compiled))
@@ -214,6 +259,7 @@ ExitCode runCompile(const CompileCommandOptions &options, llvm::raw_ostream &out
   output::EmitKind kind = *emit == Emit::Assembly ? output::EmitKind::Assembly
                           : *emit == Emit::LlvmIr ? output::EmitKind::LlvmIr
                                                   : output::EmitKind::Object;
+  commandProgress().phase("object code", "");
   auto bytes = output::emitModule(*model.module, *model.machine, kind);
   if (!bytes) {
     errs << "error: " << llvm::toString(bytes.takeError()) << '\n';

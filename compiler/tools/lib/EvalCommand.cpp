@@ -38,7 +38,7 @@ llvm::Error saveLeaves(const Literal &value, llvm::StringRef dir, size_t &next) 
 } // namespace
 
 ExitCode runEval(const EvalOptions &options, llvm::raw_ostream &out, llvm::raw_ostream &errs) {
-  LoadedModule loaded = loadModuleFile(options.modulePath, errs);
+  LoadedModule loaded = loadModelWithInterface(options.modulePath, options.interface, errs);
   if (!loaded.module)
     return loaded.failure;
   std::unique_ptr<hlo::Module> &module = loaded.module;

@@ -114,10 +114,11 @@ std::string describe(eval::ContractionArithmetic contraction) {
 } // namespace
 
 ExitCode runReport(const ReportOptions &options, llvm::raw_ostream &out, llvm::raw_ostream &errs) {
-  ExitCode failure;
-  auto module = loadModuleReportingErrors(options.modulePath, errs, &failure);
-  if (!module)
-    return failure;
+  passes::InterfaceChanges interface;
+  LoadedModule loaded = loadModelWithInterface(options.modulePath, options.interface, errs, &interface);
+  if (!loaded.module)
+    return loaded.failure;
+  std::unique_ptr<hlo::Module> &module = loaded.module;
   std::map<std::string, int64_t> before = countOpcodes(*module);
   size_t instructionsBefore = module->instructionCount();
 
@@ -161,6 +162,11 @@ ExitCode runReport(const ReportOptions &options, llvm::raw_ostream &out, llvm::r
     SectionSizes sizes;
     uint64_t arena = 0;
     eval::ContractionArithmetic contraction;
+    uint64_t argumentBytes = 0, resultBytes = 0; ///< the caller's buffers
+    /// Where each byte lives on a microcontroller: code, constants and the
+    /// initial values of data in flash; data, bss and the arena in RAM.
+    uint64_t flash() const { return sizes.text + sizes.rodata + sizes.data; }
+    uint64_t ram() const { return sizes.data + sizes.bss + arena; }
   };
   std::vector<TargetSizes> targets;
   if (!options.target.triples.empty()) {
@@ -168,10 +174,10 @@ ExitCode runReport(const ReportOptions &options, llvm::raw_ostream &out, llvm::r
     if (auto *code = std::get_if<ExitCode>(&resolved))
       return *code;
     for (const target::TargetSpec &spec : std::get<std::vector<target::TargetSpec>>(resolved)) {
-      ExitCode failure;
-      auto fresh = loadModuleReportingErrors(options.modulePath, errs, &failure);
-      if (!fresh)
-        return failure;
+      LoadedModule reloaded = loadModelWithInterface(options.modulePath, options.interface, errs);
+      if (!reloaded.module)
+        return reloaded.failure;
+      std::unique_ptr<hlo::Module> &fresh = reloaded.module;
       auto compiled = compileForTarget(*fresh, spec, "", errs, options.target.fusion);
       if (auto *code = std::get_if<ExitCode>(&compiled))
         return *code;
@@ -186,8 +192,16 @@ ExitCode runReport(const ReportOptions &options, llvm::raw_ostream &out, llvm::r
         errs << "error: " << llvm::toString(sizes.takeError()) << '\n';
         return ExitInternalError;
       }
-      targets.push_back(
-          {spec.triple, spec.cpu, *sizes, model.stats.arenaBytes, model.stats.contraction});
+      TargetSizes target{spec.triple, spec.cpu, *sizes, model.stats.arenaBytes,
+                         model.stats.contraction};
+      for (const codegen::TensorSignature &tensor : model.signature.args)
+        target.argumentBytes += tensor.byteSize;
+      for (const codegen::TensorSignature &tensor : model.signature.results)
+        target.resultBytes += tensor.byteSize;
+      // An aliased result shares its argument's buffer.
+      for (const codegen::ModelSignature::Alias &alias : model.signature.aliases)
+        target.resultBytes -= model.signature.results[alias.result].byteSize;
+      targets.push_back(std::move(target));
     }
   }
 
@@ -234,9 +248,21 @@ ExitCode runReport(const ReportOptions &options, llvm::raw_ostream &out, llvm::r
                                                {"data", int64_t(t.sizes.data)},
                                                {"bss", int64_t(t.sizes.bss)},
                                                {"arena_bytes", int64_t(t.arena)},
+                                               {"flash_bytes", int64_t(t.flash())},
+                                               {"ram_bytes", int64_t(t.ram())},
+                                               {"argument_bytes", int64_t(t.argumentBytes)},
+                                               {"result_bytes", int64_t(t.resultBytes)},
                                                {"fused_f32", t.contraction.fusedF32},
                                                {"fused_f64", t.contraction.fusedF64}});
     report["targets"] = std::move(targetArray);
+    addInterfaceChanges(interface, report);
+    llvm::json::Array aliases;
+    for (const passes::AliasReport &alias : passes::describeAliases(*module, *assignment))
+      aliases.push_back(llvm::json::Object{{"result", alias.result},
+                                           {"parameter", alias.parameter},
+                                           {"must_alias", alias.mustAlias},
+                                           {"in_place", alias.inPlace}});
+    report["aliases"] = std::move(aliases);
     out << llvm::formatv("{0:2}", llvm::json::Value(std::move(report))) << '\n';
     return ExitOk;
   }
@@ -257,12 +283,20 @@ ExitCode runReport(const ReportOptions &options, llvm::raw_ostream &out, llvm::r
   out << "  arena:        " << arena << " bytes, lower bound " << bound << " bytes (ratio "
       << llvm::format("%.3f", ratio) << "), alignment " << assignment->alignment() << ", "
       << assignment->buffers().size() << " buffers\n";
+  printInterfaceChanges(interface, out);
+  for (const passes::AliasReport &alias : passes::describeAliases(*module, *assignment))
+    out << "  aliased:      result " << alias.result << " is parameter " << alias.parameter
+        << " updated " << (alias.inPlace ? "in place" : "in the arena, copied over it at the end")
+        << " (" << (alias.mustAlias ? "must-alias" : "may-alias") << ")\n";
   if (!assignment->buffers().empty())
     out << passes::describeArenaBuffers(*assignment, "    ");
   for (const TargetSizes &t : targets)
     out << "  " << t.triple << " (" << t.cpu << "): text " << t.sizes.text << " B, rodata "
         << t.sizes.rodata << " B, data " << t.sizes.data << " B, bss " << t.sizes.bss
-        << " B, arena " << t.arena << " B, dot sums: " << describe(t.contraction) << '\n';
+        << " B, arena " << t.arena << " B, dot sums: " << describe(t.contraction) << '\n'
+        << "    flash " << t.flash() << " B (code " << t.sizes.text << " B, constants "
+        << t.sizes.rodata << " B), RAM " << t.ram() << " B (arena " << t.arena
+        << " B), caller buffers " << t.argumentBytes << " B in, " << t.resultBytes << " B out\n";
   return ExitOk;
 }
 

@@ -128,7 +128,7 @@ ExitCode runRun(const RunOptions &options, llvm::raw_ostream &out, llvm::raw_ost
     return ExitUnsupported;
   }
 
-  LoadedModule loaded = loadModuleFile(options.modulePath, errs);
+  LoadedModule loaded = loadModelWithInterface(options.modulePath, options.interface, errs);
   if (!loaded.module)
     return loaded.failure;
   hlo::Module *module = loaded.module.get();

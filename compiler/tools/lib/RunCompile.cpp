@@ -2,6 +2,8 @@
 
 #include "RunCompile.h"
 
+#include "Progress.h"
+
 #include "hlo/Diagnostics.h"
 
 namespace mote::tools {
@@ -24,15 +26,15 @@ resolveTargetOptions(const TargetOptions &options, llvm::raw_ostream &errs) {
   return specs;
 }
 
-std::variant<output::CompiledModel, ExitCode> compileForTarget(hlo::Module &module,
-                                                               const target::TargetSpec &spec,
-                                                               llvm::StringRef name,
-                                                               llvm::raw_ostream &errs,
-                                                               bool fusion) {
+std::variant<output::CompiledModel, ExitCode>
+compileForTarget(hlo::Module &module, const target::TargetSpec &spec, llvm::StringRef name,
+                 llvm::raw_ostream &errs, bool fusion, bool weightsOutsideCode) {
   output::CompileOptions options;
   options.target = spec;
   options.name = name.str();
   options.fusion = fusion;
+  options.weightsOutsideCode = weightsOutsideCode;
+  options.progress = &commandProgress();
   auto compiled = output::compileModel(module, options);
   if (compiled)
     return std::move(*compiled);
