@@ -93,20 +93,20 @@ class MoteTest(unittest.TestCase):
         self.assertIn("no code object for this machine", str(caught.exception))
         self.assertEqual(caught.exception.status, 24)  # MOTE_NO_MATCHING_CODE
 
-    def test_params_and_outputs_reach_motec(self):
-        # --params and --outputs are motec's; until this motec has them, the
-        # error must be motec's own, naming the option.
-        weights = {"w": numpy.zeros((16, 32), numpy.float32)}
-        try:
-            mote.compile(HLO, params=weights)
-        except mote.MoteError as error:
-            self.assertIn("params", str(error))
-        try:
-            package = mote.compile(HLO, outputs=[0])
-        except mote.MoteError as error:
-            self.assertIn("outputs", str(error))
-        else:
-            self.check_mlp(package)
+    def test_params_bind_parameters_and_outputs_select_results(self):
+        # Binding the MLP's only parameter by name makes it a constant: the
+        # package then takes no inputs and computes the same probabilities.
+        package = mote.compile(HLO, params={"Arg_0.7": self.x}, outputs=[0])
+        self.assertEqual(package.inputs, [])
+        (probabilities,) = package.run()
+        numpy.testing.assert_allclose(probabilities, self.expected, rtol=1e-4, atol=1e-5)
+        # A key that names no parameter is motec's error, carried in MoteError.
+        with self.assertRaises(mote.MoteError) as caught:
+            mote.compile(HLO, params={"no_such_parameter": self.x})
+        self.assertIn("no_such_parameter", str(caught.exception))
+        with self.assertRaises(mote.MoteError) as caught:
+            mote.compile(HLO, outputs=[3])
+        self.assertIn("3", str(caught.exception))
 
 
 if __name__ == "__main__":
