@@ -82,8 +82,11 @@ Instruction *quantize(OpContext &context, Instruction *x, const QuantizedType &q
 
 /// From one quantized type to another through f32, in the form integer
 /// kernels fuse after a contraction: convert the (zero-point-free) integers
-/// to f32, multiply by the ratio of the scales, round, add the zero point,
-/// clamp, convert to the storage type.
+/// to f32, multiply by the ratio of the scales, add the zero point, round,
+/// clamp, convert to the storage type. The zero point is added before
+/// rounding, as the spec's quantize does (round(x / scale + zero_point)):
+/// at an exact tie with an odd zero point, rounding first would give the
+/// other neighbour (2.5 + 1 is 4, round(2.5) + 1 is 3).
 Instruction *requantize(OpContext &context, Instruction *q, const QuantizedType &from,
                         const QuantizedType &to) {
   Instruction *real = context.convert(centered(context, q, from), to.expressed);
@@ -99,10 +102,10 @@ Instruction *requantize(OpContext &context, Instruction *q, const QuantizedType 
       context.binary(Opcode::Multiply, real,
                      perAxis ? perAxisConstant(context, axisOwner, ratios, to.expressed, shape)
                              : context.splat(to.expressed, ratios.front(), shape));
-  Instruction *rounded = context.unary(Opcode::RoundNearestEven, scaled);
   if (hasZeroPoint(to))
-    rounded = context.binary(Opcode::Add, rounded,
-                             perAxisConstant(context, to, zeroPointsOf(to), to.expressed, shape));
+    scaled = context.binary(Opcode::Add, scaled,
+                            perAxisConstant(context, to, zeroPointsOf(to), to.expressed, shape));
+  Instruction *rounded = context.unary(Opcode::RoundNearestEven, scaled);
   Instruction *clamped =
       context.add(Opcode::Clamp, rounded->shape(),
                   {context.splat(to.expressed, double(to.storageMin), shape), rounded,

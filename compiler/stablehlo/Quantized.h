@@ -9,7 +9,7 @@
 /// the s8 operands (less their zero points) convert to s32, the contraction
 /// accumulates in s32, and the result is the s32 accumulator with scale
 /// lhs_scale * rhs_scale -- then a requantize to s8 is convert to f32,
-/// multiply by the scale ratio, round, add the zero point, clamp, convert.
+/// multiply by the scale ratio, add the zero point, round, clamp, convert.
 /// Other ops on quantized values dequantize, compute in the expressed type
 /// and quantize again (the spec's dequantize_op_quantize).
 ///

@@ -2,7 +2,7 @@
 // RUN: %motec eval %s | FileCheck %s --check-prefix=EVAL
 // A quantized dot_general runs on the integers: s8 operands less their zero
 // points contract in s32, and the requantize to s8 is convert to f32,
-// multiply by the scale ratio, round, add the zero point, clamp, convert.
+// multiply by the scale ratio, add the zero point, round, clamp, convert.
 func.func @main() -> tensor<2xf32> {
   %x = stablehlo.constant dense<[[0.5, -1.0, 2.0]]> : tensor<1x3xf32>
   %w = stablehlo.constant dense<[[1.0, 0.5], [0.25, -1.0], [2.0, 1.5]]> : tensor<3x2xf32>
@@ -21,8 +21,8 @@ func.func @main() -> tensor<2xf32> {
 // CHECK-NEXT: = f32[1,2] convert(%dot)
 // CHECK-NEXT: = f32[] constant(0.015625)
 // CHECK: = f32[1,2] multiply(
-// CHECK-NEXT: = f32[1,2] round-nearest-even(
 // CHECK: = f32[1,2] add(
+// CHECK-NEXT: = f32[1,2] round-nearest-even(
 // CHECK: = f32[1,2] clamp(
 // CHECK-NEXT: = s8[1,2] convert(
 // 0.5*1 - 1*0.25 + 2*2 = 4.25 and 0.25 + 1 + 3 = 4.25: quantized to 4.25 each.
