@@ -18,6 +18,7 @@
 #include "passes/Schedule.h"
 #include "target/Target.h"
 
+#include "hlo/Diagnostics.h"
 #include "hlo/Module.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -258,7 +259,11 @@ public:
     auto [it, inserted] = constants_.try_emplace(&constant, nullptr);
     if (!inserted)
       return it->second;
-    llvm::ArrayRef<uint8_t> bytes = constant.attributes().literal->bytes();
+    llvm::ArrayRef<uint8_t> bytes;
+    if (constant.attributes().literal)
+      bytes = constant.attributes().literal->bytes();
+    else // checkCodegenSupport refuses these; never read what is not there
+      fail(constant, "internal error: constant without a value reached code generation");
     llvm::Constant *data = llvm::ConstantDataArray::get(
         module_.getContext(), llvm::ArrayRef<uint8_t>(bytes.data(), bytes.size()));
     auto *global = new llvm::GlobalVariable(module_, data->getType(), /*isConstant=*/true,
@@ -405,7 +410,11 @@ public:
     emitLoopNest(
         builder_, indexType_, stored.shape().dims(),
         [&](IndexRef index) {
-          storeElement(builder_, stored.shape().elementType(), elemental.emit(root, index),
+          llvm::Value *value = elemental.emit(root, index);
+          if (!value)
+            return fail(root, "internal error: code generation produced no value for " +
+                                  hlo::opcodeName(root.opcode()));
+          storeElement(builder_, stored.shape().elementType(), value,
                        elementAddress(stored, base, index));
         },
         "d", &range);
@@ -690,6 +699,21 @@ public:
   /// `if (condition) then();` at the builder's position.
   void emitIf(llvm::Value *condition, llvm::function_ref<void()> then, const llvm::Twine &name);
 
+  /// Records that `instruction` could not be emitted: emitEntryFunction then
+  /// fails with the first such error instead of returning code that skips it.
+  void fail(const hlo::Instruction &instruction, const llvm::Twine &message) {
+    if (!failure_)
+      failure_.emplace(&instruction, message.str());
+  }
+  /// The first failure recorded, or success.
+  llvm::Error takeFailure() {
+    if (!failure_)
+      return llvm::Error::success();
+    llvm::Error error = hlo::errorAt(*failure_->first, failure_->second);
+    failure_.reset();
+    return error;
+  }
+
 private:
   const passes::Schedule &schedule_;
   const passes::BufferAssignment &assignment_;
@@ -708,6 +732,7 @@ private:
   const target::TargetSpec *target_ = nullptr;
   eval::ContractionArithmetic contraction_;
   std::vector<ChainMember> chain_; ///< contractions whose calls wait (ContractionChains.cpp)
+  std::optional<std::pair<const hlo::Instruction *, std::string>> failure_;
 };
 
 } // namespace mote::codegen

@@ -11,6 +11,7 @@
 #include "passes/Schedule.h"
 
 #include "hlo/Diagnostics.h"
+#include "hlo/Verifier.h"
 
 #include "llvm/IR/Verifier.h"
 #include "llvm/Support/raw_ostream.h"
@@ -60,6 +61,9 @@ uint64_t constantBytes(const hlo::Module &module, const passes::Schedule &schedu
 
 llvm::Expected<CompiledModel> compileModel(hlo::Module &module, const CompileOptions &options) {
   const target::TargetSpec &spec = options.target;
+  // A dump's elided constants have no bytes to put in the object.
+  if (llvm::Error error = hlo::checkConstantsHaveValues(module))
+    return std::move(error);
   std::string name = options.name.empty() ? symbolPrefixFor(module.name()) : options.name;
   llvm::Expected<codegen::ModelSignature> signature = codegen::buildSignature(module, name);
   if (!signature)

@@ -1,9 +1,9 @@
 //===- ReportCommand.cpp - motec report -----------------------------------===//
 //
 // What the compiler will make of a module: instruction counts by op before
-// and after the pass pipeline, the fusions it formed, the memory plan (every arena buffer, the arena
-// size against the lower bound no plan can beat), read-only constant bytes,
-// and, for each target given, the code and data sizes of the object.
+// and after the pass pipeline, the fusions it formed, the memory plan (every arena buffer, the
+// arena size against the lower bound no plan can beat), read-only constant bytes, and, for each
+// target given, the code and data sizes of the object.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,7 +16,9 @@
 #include "passes/Pass.h"
 #include "passes/Schedule.h"
 
+#include "hlo/Diagnostics.h"
 #include "hlo/Opcode.h"
+#include "hlo/Verifier.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringMap.h"
@@ -117,6 +119,10 @@ ExitCode runReport(const ReportOptions &options, llvm::raw_ostream &out, llvm::r
   auto module = loadModuleReportingErrors(options.modulePath, errs);
   if (!module)
     return ExitInvalidInput;
+  if (llvm::Error error = hlo::checkConstantsHaveValues(*module)) {
+    hlo::printError(std::move(error), module->sourceManager().get(), errs);
+    return ExitUnsupported;
+  }
   std::map<std::string, int64_t> before = countOpcodes(*module);
   size_t instructionsBefore = module->instructionCount();
 
@@ -125,8 +131,9 @@ ExitCode runReport(const ReportOptions &options, llvm::raw_ostream &out, llvm::r
   pipelineOptions.fusion = options.target.fusion;
   passes::buildCompilePipeline(pipeline, pipelineOptions);
   if (llvm::Error error = pipeline.run(*module)) {
-    errs << llvm::toString(std::move(error)) << '\n';
-    return ExitUnsupported;
+    std::string text = llvm::toString(std::move(error));
+    errs << text << '\n';
+    return llvm::StringRef(text).contains("internal error") ? ExitInternalError : ExitUnsupported;
   }
   std::map<std::string, int64_t> after = countOpcodes(*module);
   auto [fusions, fusedInstructions] = countFusions(*module);
