@@ -6,6 +6,7 @@
 #include "codegen/IrEmitter.h"
 #include "codegen/ModelDescriptor.h"
 #include "codegen/SignatureBuilder.h"
+#include "output/ResourceLimits.h"
 #include "passes/BufferAssignment.h"
 #include "passes/Pass.h"
 #include "passes/Schedule.h"
@@ -100,6 +101,10 @@ llvm::Expected<CompiledModel> compileModel(hlo::Module &module, const CompileOpt
   llvm::Expected<std::unique_ptr<llvm::TargetMachine>> machine = target::createTargetMachine(spec);
   if (!machine)
     return machine.takeError();
+  unsigned pointerBits = (*machine)->createDataLayout().getPointerSizeInBits();
+  if (llvm::Error error =
+          checkResourceLimits(module, assignment->arenaSize(), spec.triple, pointerBits))
+    return std::move(error);
   compiled.machine = std::move(*machine);
   compiled.context = std::make_unique<llvm::LLVMContext>();
   compiled.module = std::make_unique<llvm::Module>(name, *compiled.context);

@@ -86,6 +86,7 @@ ExitCode runEval(const EvalOptions &options, llvm::raw_ostream &out, llvm::raw_o
   }
   eval::EvaluatorOptions evaluatorOptions;
   evaluatorOptions.maxWhileIterations = options.maxWhileIterations;
+  evaluatorOptions.maxLoopInstructions = options.maxLoopInstructions;
   evaluatorOptions.contraction = codegen::contractionArithmetic(targets.front());
   eval::Evaluator evaluator(*module, evaluatorOptions);
   auto result = evaluator.run(arguments);
