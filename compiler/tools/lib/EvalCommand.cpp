@@ -59,7 +59,7 @@ ExitCode runEval(const EvalOptions &options, llvm::raw_ostream &out, llvm::raw_o
     for (size_t i = 0; i < results.size(); ++i)
       errs << "note: result " << i << ": " << results[i].name << ": "
            << results[i].shape.toString(false) << '\n';
-    return ExitInvalidInput;
+    return ExitBadCommandLine;
   }
 
   auto prepared = prepareEntryArguments(entry, options.inputPaths, options.seed, errs);
