@@ -104,6 +104,30 @@ def save_finding(args, seed, k, program, case, target, problem, work, reduce_it=
     print(f"  saved {directory}")
 
 
+def suspects_in(args, seed, keep, programs, computations, inputs, target, work, known=None):
+    """{program index: why} for the programs among `keep` that differ, or that
+    make the module fail to evaluate or run (found by halving the module: a
+    few runs find one culprit among many). `known` is the whole set's outcome
+    when it was already run."""
+    if known is None:
+        case = case_of(seed, programs, computations, inputs, keep=set(keep))
+        known = evaluate_and_run(args.motec, case, target, work, f"s{seed}")
+    expected, actual = known
+    failure = f"eval exit {expected.code}" if expected.failed() else \
+        f"run exit {actual.code}" if actual.failed() else None
+    if failure is None:
+        case = case_of(seed, programs, computations, inputs, keep=set(keep))
+        return {keep[leaf]: why for leaf, why in mismatches(case, expected, actual).items()}
+    if len(keep) == 1:
+        return {keep[0]: failure}
+    half = len(keep) // 2
+    found = {}
+    for part in (keep[:half], keep[half:]):
+        found.update(suspects_in(args, seed, part, programs, computations, inputs, target, work))
+    # Each half alone is fine: they fail only together.
+    return found or {k: f"only in the module: {failure}" for k in keep}
+
+
 def fuzz_seed(args, seed, tallies, work):
     programs, computations = generate_programs(seed, args.programs)
     inputs = make_inputs(np.random.default_rng(seed), [
@@ -113,21 +137,15 @@ def fuzz_seed(args, seed, tallies, work):
     for target in args.target:
         tally = tallies[target]
         tally.modules += 1
-        expected, actual = evaluate_and_run(args.motec, case, target, work, f"s{seed}")
-        suspects = {}
-        if expected.failed():
-            suspects = {k: f"eval exit {expected.code}" for k in range(len(programs))}
-        elif actual.failed():
-            suspects = {k: f"run exit {actual.code}" for k in range(len(programs))}
-        else:
-            suspects = mismatches(case, expected, actual)
+        outcome = evaluate_and_run(args.motec, case, target, work, f"s{seed}")
+        suspects = suspects_in(args, seed, list(range(len(programs))), programs, computations,
+                               inputs, target, work, known=outcome)
         verdicts = {}
         for k in suspects:
             verdicts[k] = investigate(args, seed, k, programs[k], programs, computations,
                                       inputs, target, work, suspects[k])
         alone = [k for k, (kind, _) in verdicts.items() if kind == "passed-alone"]
-        module_failed = expected.failed() or actual.failed()
-        if alone and (not module_failed or len(alone) == len(programs)):
+        if alone:
             # Independent programs that fail only side by side: the whole
             # module is the reproducer (an interaction in passes or buffers).
             save_finding(args, seed, alone[0], programs[alone[0]], case, target,
