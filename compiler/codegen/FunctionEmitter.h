@@ -161,6 +161,10 @@ public:
     }
     if (emitNonElemental(instruction))
       return;
+    // A dot or convolution the kernels do not take comes here without
+    // passing emitComputation's flush: the contractions waiting in the chain
+    // come first, or this op could overwrite memory they still read.
+    flushChain();
     if (isPassThrough(instruction.opcode())) {
       // Leaves that did not get the operand's memory are copied.
       llvm::SmallVector<const hlo::Instruction *, 4> sources;
