@@ -18,6 +18,8 @@ PYTHON = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else "python3"
 # The C++ peers: sources beside the shared ones, extra flags, libraries.
 COMMON_SOURCES = [os.path.join(PEERS, "peer_main.cc"),
                   os.path.join(ROOT, "runtime", "tools", "npy.cc"),
+                  os.path.join(ROOT, "runtime", "tools", "npy_header.cc"),
+                  os.path.join(ROOT, "runtime", "tools", "file_io.cc"),
                   os.path.join(ROOT, "runtime", "core", "layout.cc")]
 CXX_PEERS = {
     "xnnpack": ("xnnpack_peer.cc", [], ["-lXNNPACK", "-lpthreadpool", "-lpthread", "-lm"]),

@@ -8,8 +8,9 @@
 #include <cstring>
 #include <ctime>
 
+#include "file_io.h" // runtime/tools: the same files code mote-run uses
 #include "mote/mote.h"
-#include "npy.h" // runtime/tools: the same .npy code mote-run uses
+#include "npy.h"
 
 namespace bench {
 namespace {
@@ -70,11 +71,11 @@ Options parseOptions(int argc, char **argv) {
 
 void writeOutput(const std::string &path, const Tensor &tensor) {
   const uint8_t *bytes = reinterpret_cast<const uint8_t *>(tensor.data());
-  std::vector<uint8_t> encoded =
-      mote::run::encodeNpy(MOTE_F32, tensor.dims.data(), uint32_t(tensor.dims.size()), bytes,
-                           tensor.size() * sizeof(float));
+  std::vector<uint8_t> encoded = mote::npy::encode(MOTE_F32, tensor.dims.data(), tensor.dims.size(),
+                                                   bytes, tensor.size() * sizeof(float));
   std::string error;
-  check(mote::run::writeFile(path.c_str(), encoded, &error), path + ": " + error);
+  check(mote::io::writeWholeFile(path.c_str(), encoded.data(), encoded.size(), &error),
+        path + ": " + error);
 }
 
 } // namespace
@@ -120,9 +121,9 @@ void check(bool ok, const std::string &what) {
 Tensor ModelFiles::load(const std::string &name) const {
   std::string path = dir_ + "/" + name + ".npy", error;
   std::vector<uint8_t> bytes;
-  mote::run::NpyArray array;
-  check(mote::run::readFile(path.c_str(), &bytes, &error) &&
-            mote::run::decodeNpy(bytes, &array, &error),
+  mote::npy::Array array;
+  check(mote::io::readWholeFile(path.c_str(), uint64_t(1) << 34, &bytes, &error) &&
+            mote::npy::decode(bytes.data(), bytes.size(), &array, &error),
         path + ": " + error);
   check(array.element_type == MOTE_F32, path + ": expected float32 data");
   Tensor tensor = zeros(array.dims);

@@ -19,6 +19,7 @@
 #include "passes/Schedule.h"
 #include "target/Target.h"
 
+#include "hlo/Diagnostics.h"
 #include "hlo/Module.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -186,6 +187,10 @@ public:
     }
     if (emitNonElemental(instruction))
       return;
+    // A dot or convolution the kernels do not take comes here without
+    // passing emitComputation's flush: the contractions waiting in the chain
+    // come first, or this op could overwrite memory they still read.
+    flushChain();
     if (isPassThrough(instruction.opcode())) {
       // Leaves that did not get the operand's memory are copied.
       llvm::SmallVector<const hlo::Instruction *, 4> sources;
@@ -283,9 +288,13 @@ public:
   /// Where a constant's bytes are, in the current function.
   llvm::Value *constantAddress(const hlo::Instruction &constant) {
     auto [it, inserted] = constants_.try_emplace(&constant);
-    if (inserted)
-      it->second = readOnlyData(constant.attributes().literal->bytes(),
-                                "constant." + constant.name(), llvm::Align(16));
+    if (inserted) {
+      if (!constant.attributes().literal) // checkCodegenSupport refuses these
+        fail(constant, "internal error: constant without a value reached code generation");
+      else
+        it->second = readOnlyData(constant.attributes().literal->bytes(),
+                                  "constant." + constant.name(), llvm::Align(16));
+    }
     return addressOf(it->second);
   }
 
@@ -438,7 +447,11 @@ public:
     emitLoopNest(
         builder_, indexType_, stored.shape().dims(),
         [&](IndexRef index) {
-          storeElement(builder_, stored.shape().elementType(), elemental.emit(root, index),
+          llvm::Value *value = elemental.emit(root, index);
+          if (!value)
+            return fail(root, "internal error: code generation produced no value for " +
+                                  hlo::opcodeName(root.opcode()));
+          storeElement(builder_, stored.shape().elementType(), value,
                        elementAddress(stored, base, index));
         },
         "d", &range);
@@ -723,6 +736,21 @@ public:
   /// `if (condition) then();` at the builder's position.
   void emitIf(llvm::Value *condition, llvm::function_ref<void()> then, const llvm::Twine &name);
 
+  /// Records that `instruction` could not be emitted: emitEntryFunction then
+  /// fails with the first such error instead of returning code that skips it.
+  void fail(const hlo::Instruction &instruction, const llvm::Twine &message) {
+    if (!failure_)
+      failure_.emplace(&instruction, message.str());
+  }
+  /// The first failure recorded, or success.
+  llvm::Error takeFailure() {
+    if (!failure_)
+      return llvm::Error::success();
+    llvm::Error error = hlo::errorAt(*failure_->first, failure_->second);
+    failure_.reset();
+    return error;
+  }
+
 private:
   const passes::Schedule &schedule_;
   const passes::BufferAssignment &assignment_;
@@ -745,6 +773,7 @@ private:
   const target::TargetSpec *target_ = nullptr;
   eval::ContractionArithmetic contraction_;
   std::vector<ChainMember> chain_; ///< contractions whose calls wait (ContractionChains.cpp)
+  std::optional<std::pair<const hlo::Instruction *, std::string>> failure_;
 };
 
 } // namespace mote::codegen

@@ -95,6 +95,9 @@ bool fitsOutputFusion(const hlo::Instruction &fusion, const hlo::Instruction &co
       }))
     return false;
   llvm::ArrayRef<int64_t> dims = pad ? pad->operand(0)->shape().dims() : fusion.shape().dims();
+  // The kernel's sums are stored in the fusion's buffer before the rewrite.
+  if (contraction.shape().elementType() != fusion.shape().elementType())
+    return false;
   return llvm::all_of(contraction.operands(),
                       [](const hlo::Instruction *operand) {
                         return operand->opcode() == Opcode::Parameter;

@@ -9,6 +9,7 @@
 #include "codegen/LoopNest.h"
 
 #include "hlo/Diagnostics.h"
+#include "hlo/Verifier.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/IR/IRBuilder.h"
@@ -29,8 +30,11 @@ namespace {
 
 llvm::Error checkInstruction(const hlo::Instruction &instruction) {
   switch (instruction.opcode()) {
-  case Opcode::Parameter:
   case Opcode::Constant:
+    if (llvm::Error error = hlo::checkConstantHasValue(instruction))
+      return error;
+    break;
+  case Opcode::Parameter:
   case Opcode::Tuple:
   case Opcode::GetTupleElement:
   case Opcode::While:
@@ -96,6 +100,10 @@ llvm::Error checkInstruction(const hlo::Instruction &instruction) {
 } // namespace
 
 llvm::Error checkCodegenSupport(const hlo::Module &module, const passes::Schedule &schedule) {
+  // Constants are read by the scalar computations ops apply (to_apply,
+  // comparators) as well as by the scheduled ones.
+  if (llvm::Error error = hlo::checkConstantsHaveValues(module))
+    return error;
   for (const auto &computation : module.computations()) {
     if (!schedule.has(computation.get()))
       continue;
@@ -129,7 +137,7 @@ llvm::Error emitEntryFunction(const hlo::Module &hloModule, const passes::Schedu
   if (weights)
     emitter.setWeightsBlob(weights, weightsReserve);
   emitter.emit(*hloModule.entry());
-  return llvm::Error::success();
+  return emitter.takeFailure();
 }
 
 } // namespace mote::codegen

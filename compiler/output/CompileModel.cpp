@@ -6,11 +6,13 @@
 #include "codegen/IrEmitter.h"
 #include "codegen/ModelDescriptor.h"
 #include "codegen/SignatureBuilder.h"
+#include "output/ResourceLimits.h"
 #include "passes/BufferAssignment.h"
 #include "passes/Pass.h"
 #include "passes/Schedule.h"
 
 #include "hlo/Diagnostics.h"
+#include "hlo/Verifier.h"
 
 #include "llvm/IR/Verifier.h"
 #include "llvm/Support/raw_ostream.h"
@@ -60,6 +62,9 @@ uint64_t constantBytes(const hlo::Module &module, const passes::Schedule &schedu
 
 llvm::Expected<CompiledModel> compileModel(hlo::Module &module, const CompileOptions &options) {
   const target::TargetSpec &spec = options.target;
+  // A dump's elided constants have no bytes to put in the object.
+  if (llvm::Error error = hlo::checkConstantsHaveValues(module))
+    return std::move(error);
   std::string name = options.name.empty() ? symbolPrefixFor(module.name()) : options.name;
   llvm::Expected<codegen::ModelSignature> signature = codegen::buildSignature(module, name);
   if (!signature)
@@ -109,6 +114,10 @@ llvm::Expected<CompiledModel> compileModel(hlo::Module &module, const CompileOpt
   llvm::Expected<std::unique_ptr<llvm::TargetMachine>> machine = target::createTargetMachine(spec);
   if (!machine)
     return machine.takeError();
+  unsigned pointerBits = (*machine)->createDataLayout().getPointerSizeInBits();
+  if (llvm::Error error =
+          checkResourceLimits(module, assignment->arenaSize(), spec.triple, pointerBits))
+    return std::move(error);
   compiled.machine = std::move(*machine);
   compiled.context = std::make_unique<llvm::LLVMContext>();
   compiled.module = std::make_unique<llvm::Module>(name, *compiled.context);

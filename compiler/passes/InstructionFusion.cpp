@@ -23,7 +23,8 @@
 // Output fusion: a floating-point dot or convolution joins the group of its
 // users when every path from it to the group's root is elementwise over its
 // dimensions (bias, activation, residual), the root possibly a pad adding
-// edges (the next convolution's padding). Its kernel then rewrites each
+// edges (the next convolution's padding), and the root has the
+// contraction's element type. Its kernel then rewrites each
 // result element right after computing it; its operands stay in buffers,
 // since the kernel reads them many times each.
 //
@@ -259,6 +260,12 @@ private:
   bool acceptsContraction(const Group &group, const Instruction &contraction) const {
     if (group.contraction || group.members.size() >= kMaxGroupSize ||
         operandsWith(group, &contraction) > kMaxGroupOperands)
+      return false;
+    // The kernel stores its sums where the group's result goes and rewrites
+    // them there: a chain ending in another element type (a compare, a
+    // convert to bf16) would have them overrun or misread that buffer.
+    if (!group.root->shape().isArray() ||
+        group.root->shape().elementType() != contraction.shape().elementType())
       return false;
     llvm::SmallVector<const Instruction *, 8> worklist{&contraction};
     llvm::SmallPtrSet<const Instruction *, 8> seen;

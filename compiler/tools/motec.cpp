@@ -9,10 +9,16 @@
 #include "lib/ModuleFile.h"
 #include "lib/Progress.h"
 
+#include "eval/Evaluator.h"
+
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/CrashRecoveryContext.h"
 #include "llvm/Support/raw_ostream.h"
+
+#include <cstdlib>
+#include <new>
+#include <unistd.h>
 
 #ifndef MOTE_VERSION
 #define MOTE_VERSION "unknown"
@@ -79,6 +85,13 @@ cl::opt<uint64_t> maxWhileIterations("max-while-iterations",
                                      cl::desc("Fail when a while loop runs longer than this"),
                                      cl::init(uint64_t(1) << 31), cl::sub(evalCommand),
                                      cl::cat(motecCategory));
+cl::opt<uint64_t> maxLoopInstructions(
+    "max-loop-instructions",
+    cl::desc("Fail when a while loop has evaluated more instructions than this (its condition "
+             "and body, nested loops included; a runaway loop of scalar steps stops within "
+             "seconds)"),
+    cl::init(mote::eval::EvaluatorOptions().maxLoopInstructions), cl::sub(evalCommand),
+    cl::cat(motecCategory));
 
 cl::opt<std::string> targetTriples("target",
                                    cl::desc("Target triple(s), comma-separated (default: this "
@@ -208,6 +221,18 @@ const Command kCommandTable[] = {
 };
 
 constexpr StringRef kCommands = "check, eval, print, compile, run, report, targets";
+
+/// Runs when an allocation fails (the evaluator's values, a huge module):
+/// a clear message and ExitUnsupported instead of std::bad_alloc's abort,
+/// which would read as a crash. It writes with write(2): memory is gone.
+void outOfMemory() {
+  static const char kMessage[] =
+      "motec: error: out of memory: the module needs more memory than this machine gives "
+      "(see README, Limits)\n";
+  ssize_t ignored = write(STDERR_FILENO, kMessage, sizeof kMessage - 1);
+  (void)ignored;
+  _Exit(ExitUnsupported);
+}
 
 void printVersion(raw_ostream &os) { os << "motec " << MOTE_VERSION << '\n'; }
 
@@ -352,6 +377,7 @@ ExitCode runCommand() {
   options.seed = seed;
   options.printFull = printFull;
   options.maxWhileIterations = maxWhileIterations;
+  options.maxLoopInstructions = maxLoopInstructions;
   options.saveInputsDir = saveInputs;
   options.target = target;
   return runEval(options, outs(), errs());
@@ -360,6 +386,7 @@ ExitCode runCommand() {
 } // namespace
 
 int main(int argc, const char **argv) {
+  std::set_new_handler(outOfMemory);
   cl::SetVersionPrinter(printVersion);
   for (cl::SubCommand *sub :
        {&cl::SubCommand::getTopLevel(), &checkCommand, &evalCommand, &printCommand, &compileCommand,

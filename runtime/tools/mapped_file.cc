@@ -24,7 +24,7 @@ bool MappedFile::open(const char *path, std::string *error) {
   struct stat status;
   bool ok = fstat(fd, &status) == 0 && S_ISREG(status.st_mode);
   if (!ok) {
-    *error = "not a regular file";
+    *error = "cannot read: not a regular file";
   } else if (status.st_size == 0) {
     *error = "empty file";
     ok = false;

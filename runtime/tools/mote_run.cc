@@ -16,11 +16,13 @@
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
+#include <new>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "code_selection.h"
+#include "file_io.h"
 #include "host_code_memory.h"
 #include "mapped_file.h"
 #include "mote/mote.h"
@@ -36,8 +38,14 @@ using namespace mote::run;
 constexpr int kExitOk = 0;
 constexpr int kExitBadInput = 1;
 constexpr int kExitBadCommandLine = 2;
-constexpr int kExitNoCode = 3;
+constexpr int kExitCannotRunHere = 3; // no code for this machine, or too little memory
 constexpr int kExitModelFailed = 4;
+
+// The largest package file: what the format's 32-bit offsets allow.
+constexpr uint64_t kMaxPackageBytes = 0x7fffffffu;
+// Room for a .npy header beyond the data it describes (numpy.save pads
+// headers to 64 bytes; a rank-255 shape still fits in a few KiB).
+constexpr uint64_t kNpyHeaderAllowance = 1u << 20;
 
 constexpr const char kUsage[] =
     "usage: mote-run model.mote [--input x.npy]... [--output y.npy]...\n"
@@ -55,7 +63,7 @@ constexpr const char kUsage[] =
     "  --unchecked-weights  skip the weights file's SHA-256 check (its size still is)\n"
     "An aliased result (input_output_alias) is written over its input's memory.\n"
     "exit: 0 ok, 1 bad input or package, 2 bad command line, 3 no code for\n"
-    "      this machine, 4 the model failed\n";
+    "      this machine or not enough memory for the model, 4 the model failed\n";
 
 struct Options {
   const char *package = nullptr;
@@ -165,8 +173,8 @@ std::string describeTensor(const mote_tensor_info &info) {
   return out + "]";
 }
 
-std::string describeNpy(const NpyArray &array) {
-  std::string out = npyTypeName(array.element_type);
+std::string describeNpy(const mote::npy::Array &array) {
+  std::string out = mote::npy::dtypeName(array.element_type);
   out += "[";
   for (size_t d = 0; d < array.dims.size(); ++d)
     out += (d ? "," : "") + std::to_string(array.dims[d]);
@@ -178,10 +186,16 @@ std::string describeNpy(const NpyArray &array) {
 bool bindInput(const char *path, uint32_t index, const mote_tensor_info &info,
                std::vector<uint8_t> *out, std::string *error) {
   std::vector<uint8_t> bytes;
-  NpyArray array;
+  mote::npy::Array array;
   std::string problem;
-  if (!readFile(path, &bytes, &problem) || !decodeNpy(bytes, &array, &problem)) {
+  // bf16 arrives as float32: twice the bytes the argument holds.
+  uint64_t data_bytes = info.byte_size * (info.element_type == MOTE_BF16 ? 2 : 1);
+  if (!mote::io::readWholeFile(path, data_bytes + kNpyHeaderAllowance, &bytes, &problem) ||
+      !mote::npy::decode(bytes.data(), bytes.size(), &array, &problem)) {
     *error = std::string(path) + ": " + problem;
+    if (problem.compare(0, 9, "too large") == 0)
+      *error += " for argument " + std::to_string(index) + " ('" + info.name + "', " +
+                describeTensor(info) + ")";
     return false;
   }
   bool dims_match =
@@ -220,7 +234,7 @@ bool bindInput(const char *path, uint32_t index, const mote_tensor_info &info,
     for (size_t i = 0; i < array.data.size() / 4; ++i) {
       float value;
       memcpy(&value, array.data.data() + 4 * i, 4);
-      uint16_t half = bfloat16FromFloat(value);
+      uint16_t half = mote::npy::bfloat16FromFloat(value);
       memcpy(out->data() + 2 * i, &half, 2);
     }
   } else {
@@ -323,7 +337,9 @@ struct Resources {
   void *code = nullptr;
   size_t code_size = 0;
   mote_host_thread_pool *pool = nullptr;
+  void *memory = nullptr; // the session's arena
   ~Resources() {
+    free(memory);
     if (pool) {
       mote_host_thread_pool_deinit(pool);
       delete pool;
@@ -332,6 +348,9 @@ struct Resources {
       mote_host_code_free(code, code_size);
   }
 };
+
+// Sums sizes without wrapping: SIZE_MAX stands for "more than can exist".
+size_t addSize(size_t a, uint64_t b) { return b > SIZE_MAX - a ? SIZE_MAX : a + size_t(b); }
 
 // The weights file of `package`, by --weights or the name the package gives
 // it (relative to the package's folder), mapped and handed to `model`.
@@ -373,6 +392,13 @@ int run(const Options &options) {
                                    options.package + " -o model.mote");
   if (status != MOTE_OK)
     return fail(kExitBadInput, std::string(options.package) + ": " + mote_status_message(status));
+  // A package file holds one package and nothing else.
+  size_t end = size_t(package.buffer + package.buffer_size - package_file.data());
+  if (end != package_file.size())
+    return fail(kExitBadInput, std::string(options.package) + ": " +
+                                   std::to_string(package_file.size() - end) +
+                                   " bytes after the end of the package (it is " +
+                                   std::to_string(end) + " bytes long)");
 
   const char *triple = machineTriple();
   std::string features = options.features ? options.features : machineFeatures();
@@ -385,8 +411,8 @@ int run(const Options &options) {
       if (mote_package_code_info(&package, i, &code) == MOTE_OK)
         have += std::string("\n  ") + code.triple + " " + code.cpu + " " + code.features;
     }
-    return fail(kExitNoCode, std::string(options.package) + ": no code for this machine (" +
-                                 triple + " " + features + "); the package has:" + have);
+    return fail(kExitCannotRunHere, std::string(options.package) + ": no code for this machine (" +
+                                        triple + " " + features + "); the package has:" + have);
   }
   if (status != MOTE_OK)
     return fail(kExitBadInput, std::string(options.package) + ": " + mote_status_message(status));
@@ -422,20 +448,19 @@ int run(const Options &options) {
 
   std::vector<std::vector<uint8_t>> inputs(arg_count), results(result_count);
   std::vector<mote_tensor_info> result_info(result_count);
-  size_t memory_size = mote_session_table_size(&model) + mote_model_scratch_size(&model) +
-                       mote_model_scratch_alignment(&model) + 64;
+  size_t memory_size = addSize(mote_session_table_size(&model), mote_model_scratch_size(&model));
+  memory_size = addSize(memory_size, uint64_t(mote_model_scratch_alignment(&model)) + 64);
   for (uint32_t i = 0; i < arg_count; ++i) {
     mote_tensor_info info;
     if (mote_model_arg_info(&model, i, &info) != MOTE_OK ||
         !bindInput(options.inputs[i], i, info, &inputs[i], &error))
       return fail(kExitBadInput, error);
-    memory_size += info.byte_size + MOTE_HOST_ALIGNMENT;
+    memory_size = addSize(addSize(memory_size, info.byte_size), MOTE_HOST_ALIGNMENT);
   }
   for (uint32_t i = 0; i < result_count; ++i) {
     if (mote_model_result_info(&model, i, &result_info[i]) != MOTE_OK)
       return fail(kExitBadInput, "cannot describe result " + std::to_string(i));
-    results[i].resize(result_info[i].byte_size);
-    memory_size += result_info[i].byte_size + MOTE_HOST_ALIGNMENT;
+    memory_size = addSize(addSize(memory_size, result_info[i].byte_size), MOTE_HOST_ALIGNMENT);
   }
 
   // Threads first: the env handed to the session points at the pool.
@@ -451,9 +476,17 @@ int run(const Options &options) {
 
   // One block for the session: its tables, the scratch, and device copies of
   // tensors that cannot be used in place.
-  std::vector<uint64_t> memory((memory_size + 7) / 8);
+  resources.memory = memory_size == SIZE_MAX ? nullptr : calloc(1, memory_size);
+  if (!resources.memory)
+    return fail(kExitCannotRunHere, "not enough memory: the model needs " +
+                                        mote::io::describeBytes(memory_size) +
+                                        " for its scratch arena (" +
+                                        mote::io::describeBytes(mote_model_scratch_size(&model)) +
+                                        ") and tensors, and this machine cannot give them");
+  for (uint32_t i = 0; i < result_count; ++i)
+    results[i].resize(result_info[i].byte_size);
   mote_arena arena;
-  mote_arena_init(&arena, memory.data(), memory.size() * 8);
+  mote_arena_init(&arena, resources.memory, memory_size);
   mote_direct_transfer storage;
   mote_transfer_manager transfer;
   mote_session session;
@@ -515,9 +548,9 @@ int run(const Options &options) {
         printSummary(i, info, result_data[i]);
       continue;
     }
-    std::vector<uint8_t> encoded =
-        encodeNpy(info.element_type, info.dims, info.rank, result_data[i], size_t(info.byte_size));
-    if (!writeFile(options.outputs[i], encoded, &error))
+    std::vector<uint8_t> encoded = mote::npy::encode(info.element_type, info.dims, info.rank,
+                                                     result_data[i], size_t(info.byte_size));
+    if (!mote::io::writeWholeFile(options.outputs[i], encoded.data(), encoded.size(), &error))
       return fail(kExitBadInput, std::string(options.outputs[i]) + ": " + error);
   }
   return kExitOk;
@@ -525,7 +558,15 @@ int run(const Options &options) {
 
 } // namespace
 
+// Any allocation the checks above did not foresee (a result buffer, a
+// large input) ends here rather than in std::bad_alloc's abort.
+void outOfMemory() {
+  fputs("mote-run: not enough memory for this model on this machine\n", stderr);
+  _Exit(kExitCannotRunHere);
+}
+
 int main(int argc, char **argv) {
+  std::set_new_handler(outOfMemory);
   Options options;
   int code = parseOptions(argc, argv, &options);
   if (code >= 0)

@@ -159,6 +159,19 @@ ExitCode writePackageOutput(const CompileCommandOptions &options,
     contents.codes.push_back(
         {spec.triple, spec.cpu, model.signature.features, std::move(*code), blobs.back().get()});
   }
+  // The format's offsets are 32-bit: code objects (constants included) and
+  // the tables around them must fit in 2 GiB, which the signature's few
+  // tensors leave ample room for within the margin below.
+  constexpr uint64_t kMaxPackageBytes = 0x7fffffffu, kTableMargin = uint64_t(16) << 20;
+  uint64_t codeBytes = 0;
+  for (const output::PackageCode &code : contents.codes)
+    codeBytes += code.code.elf.size();
+  if (codeBytes > kMaxPackageBytes - kTableMargin) {
+    errs << "error: the package's code objects take " << codeBytes
+         << " bytes; a package holds at most 2 GiB (its offsets are 32-bit): compile fewer "
+            "targets into one package\n";
+    return ExitUnsupported;
+  }
   commandProgress().phase("write package", "");
   if (options.weightsFile.empty())
     return writeOutput(outputPath, output::writePackage(contents), out, errs) ? ExitOk

@@ -61,7 +61,7 @@ ExitCode runEval(const EvalOptions &options, llvm::raw_ostream &out, llvm::raw_o
     for (size_t i = 0; i < results.size(); ++i)
       errs << "note: result " << i << ": " << results[i].name << ": "
            << results[i].shape.toString(false) << '\n';
-    return ExitInvalidInput;
+    return ExitBadCommandLine;
   }
 
   auto prepared = prepareArguments(loaded, options.inputPaths, options.seed, errs);
@@ -88,6 +88,7 @@ ExitCode runEval(const EvalOptions &options, llvm::raw_ostream &out, llvm::raw_o
   }
   eval::EvaluatorOptions evaluatorOptions;
   evaluatorOptions.maxWhileIterations = options.maxWhileIterations;
+  evaluatorOptions.maxLoopInstructions = options.maxLoopInstructions;
   evaluatorOptions.contraction = codegen::contractionArithmetic(targets.front());
   eval::Evaluator evaluator(*module, evaluatorOptions);
   auto result = evaluator.run(arguments);

@@ -17,7 +17,9 @@
 #include "passes/Pass.h"
 #include "passes/Schedule.h"
 
+#include "hlo/Diagnostics.h"
 #include "hlo/Opcode.h"
+#include "hlo/Verifier.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringMap.h"
@@ -119,6 +121,10 @@ ExitCode runReport(const ReportOptions &options, llvm::raw_ostream &out, llvm::r
   if (!loaded.module)
     return loaded.failure;
   std::unique_ptr<hlo::Module> &module = loaded.module;
+  if (llvm::Error error = hlo::checkConstantsHaveValues(*module)) {
+    hlo::printError(std::move(error), module->sourceManager().get(), errs);
+    return ExitUnsupported;
+  }
   std::map<std::string, int64_t> before = countOpcodes(*module);
   size_t instructionsBefore = module->instructionCount();
 
@@ -127,8 +133,9 @@ ExitCode runReport(const ReportOptions &options, llvm::raw_ostream &out, llvm::r
   pipelineOptions.fusion = options.target.fusion;
   passes::buildCompilePipeline(pipeline, pipelineOptions);
   if (llvm::Error error = pipeline.run(*module)) {
-    errs << llvm::toString(std::move(error)) << '\n';
-    return ExitUnsupported;
+    std::string text = llvm::toString(std::move(error));
+    errs << text << '\n';
+    return llvm::StringRef(text).contains("internal error") ? ExitInternalError : ExitUnsupported;
   }
   std::map<std::string, int64_t> after = countOpcodes(*module);
   auto [fusions, fusedInstructions] = countFusions(*module);

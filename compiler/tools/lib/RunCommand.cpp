@@ -141,7 +141,7 @@ ExitCode runRun(const RunOptions &options, llvm::raw_ostream &out, llvm::raw_ost
     for (size_t i = 0; i < resultNames.size(); ++i)
       errs << "note: result " << i << ": " << resultNames[i].name << ": "
            << resultNames[i].shape.toString(false) << '\n';
-    return ExitInvalidInput;
+    return ExitBadCommandLine;
   }
   auto prepared = prepareArguments(loaded, options.inputPaths, options.seed, errs);
   if (auto *code = std::get_if<ExitCode>(&prepared))
