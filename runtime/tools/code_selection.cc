@@ -31,9 +31,10 @@ std::vector<FeatureProbe> machineFeatureProbes() {
   std::vector<FeatureProbe> probes;
 #if defined(__x86_64__)
   __builtin_cpu_init();
-  unsigned eax = 0, ebx = 0, ecx1 = 0, edx = 0, ecxExtended = 0;
+  unsigned eax = 0, ebx = 0, ecx1 = 0, edx = 0, ecxExtended = 0, eax7s1 = 0;
   __get_cpuid(1, &eax, &ebx, &ecx1, &edx);
   __get_cpuid(0x80000001u, &eax, &ebx, &ecxExtended, &edx);
+  __get_cpuid_count(7, 1, &eax7s1, &ebx, &eax, &edx);
   probes = {
       {"sse3", bool(__builtin_cpu_supports("sse3"))},
       {"ssse3", bool(__builtin_cpu_supports("ssse3"))},
@@ -55,11 +56,12 @@ std::vector<FeatureProbe> machineFeatureProbes() {
       {"avx512cd", bool(__builtin_cpu_supports("avx512cd"))},
       {"avx512vnni", bool(__builtin_cpu_supports("avx512vnni"))},
       {"avx512bf16", bool(__builtin_cpu_supports("avx512bf16"))},
+      {"avxvnni", bool(eax7s1 & (1u << 4))}, // CPUID.(7,1):EAX
   };
 #elif defined(__aarch64__) && defined(__linux__)
   // Linux on AArch64 always has FP and Advanced SIMD; the rest the kernel
   // reports in AT_HWCAP (bit numbers from <asm/hwcap.h>).
-  unsigned long hwcap = getauxval(AT_HWCAP);
+  unsigned long hwcap = getauxval(AT_HWCAP), hwcap2 = getauxval(AT_HWCAP2);
   probes = {
       {"fp-armv8", true},
       {"neon", true},
@@ -67,6 +69,7 @@ std::vector<FeatureProbe> machineFeatureProbes() {
       {"lse", bool(hwcap & (1ul << 8))},
       {"fullfp16", bool(hwcap & (1ul << 10))},
       {"dotprod", bool(hwcap & (1ul << 20))},
+      {"i8mm", bool(hwcap2 & (1ul << 13))},
       {"sve", bool(hwcap & (1ul << 22))},
   };
 #elif defined(__riscv) && defined(__linux__)
