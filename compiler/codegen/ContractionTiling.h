@@ -54,6 +54,14 @@ ContractionTiling chooseContractionTiling(const ContractionPlan &plan, const llv
 bool splitsRowTiles(const ContractionPlan &plan);
 int64_t rowTileCount(const ContractionPlan &plan, const ContractionTiling &tiling);
 
+/// Emits the row tiles [begin, end) of `tiling` at the builder's position:
+/// `tile(firstRow, rows)` in a loop over the full tiles, then for the
+/// partial tile of the rows left over, which only the range ending with the
+/// last tile has.
+void emitRowTiles(llvm::IRBuilderBase &builder, const ContractionPlan &plan,
+                  const ContractionTiling &tiling, llvm::Value *begin, llvm::Value *end,
+                  llvm::function_ref<void(llvm::Value *row, unsigned rows)> tile);
+
 /// How a matrix product whose rhs does not vary along the rows (a dot, a
 /// 1x1 convolution) is cut when its rhs is packed: the columns into panels
 /// one register tile wide, the row tiles into chunks. A unit of work is one

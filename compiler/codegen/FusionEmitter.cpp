@@ -12,7 +12,9 @@
 // register-tiled kernel computes it, and each row of a strip of tiles it
 // stores is rewritten in place by the fused elementwise ops (bias,
 // activation, residual) while it is still in the first-level cache, so the
-// contraction's result never has a buffer of its own. When the fusion ends
+// contraction's result never has a buffer of its own. An integer kernel
+// hands over each tile's s32 sums in a buffer of one tile instead, and the
+// fused ops (a quantized model's rescale to s8) write the result from them. When the fusion ends
 // in a pad adding edges (the next convolution's padding), the kernel writes
 // the interior of the padded array and the edges get the pad value, so the
 // padded copy costs no pass of its own.
@@ -107,6 +109,12 @@ bool fitsOutputFusion(const hlo::Instruction &fusion, const hlo::Instruction &co
 
 llvm::Value *FunctionEmitter::readFused(FusedValues &values, const hlo::Instruction &operand,
                                         IndexRef index) {
+  if (&operand == values.stored && values.storedSum) {
+    // An integer kernel's s32 sum, truncated to the contraction's type.
+    return builder_.CreateTrunc(
+        builder_.CreateAlignedLoad(builder_.getInt32Ty(), values.storedSum, llvm::Align(4)),
+        valueType(builder_.getContext(), operand.shape().elementType()));
+  }
   if (&operand == values.stored) {
     llvm::SmallVector<llvm::Value *, 4> at(index.begin(), index.end());
     for (auto [d, shift] : llvm::enumerate(values.storedShift))
@@ -193,8 +201,8 @@ void FunctionEmitter::emitOutputFusion(const hlo::Instruction &fusion,
       shift[d] = dim.low;
   // Rewrites a run of `count` stored elements from element `offset` of the
   // fusion's result on, in place: each reads the contraction's value where
-  // it was stored.
-  auto epilogue = [&](llvm::Value *offset, llvm::Value *count) {
+  // it was stored; or writes them from the s32 sums at `staged`.
+  auto epilogue = [&](llvm::Value *offset, llvm::Value *count, llvm::Value *staged) {
     llvm::Value *base = address(assignment_.slice(&fusion));
     FusedValues values(fusion);
     values.stored = &contraction;
@@ -218,6 +226,8 @@ void FunctionEmitter::emitOutputFusion(const hlo::Instruction &fusion,
           llvm::SmallVector<llvm::Value *, 4> at = first, inside = firstInside;
           at.back() = builder_.CreateAdd(first.back(), i);
           inside.back() = builder_.CreateAdd(firstInside.back(), i);
+          if (staged)
+            values.storedSum = builder_.CreateGEP(builder_.getInt32Ty(), staged, i);
           storeElement(builder_, fusion.shape().elementType(), elemental.emit(result, inside),
                        elementAddress(fusion, base, at));
         },

@@ -20,12 +20,13 @@
 // it is nearly free (data movement, convert, iota, scalar constants);
 // anything else is materialized once.
 //
-// Output fusion: a floating-point dot or convolution joins the group of its
-// users when every path from it to the group's root is elementwise over its
-// dimensions (bias, activation, residual), the root possibly a pad adding
-// edges (the next convolution's padding). Its kernel then rewrites each
-// result element right after computing it; its operands stay in buffers,
-// since the kernel reads them many times each.
+// Output fusion: a dot or convolution the tiled kernels compute joins the
+// group of its users when every path from it to the group's root is
+// elementwise over its dimensions (bias, activation, residual, a quantized
+// model's rescale to s8), the root possibly a pad adding edges (the next
+// convolution's padding). Its kernel then rewrites each result element
+// right after computing it; its operands stay in buffers, since the kernel
+// reads them many times each.
 //
 // Each group is convex by construction (every member but the root has all
 // its users inside the group), so replacing it by one instruction keeps the
@@ -34,6 +35,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "passes/ComputationEdit.h"
+#include "passes/ContractionTypes.h"
 #include "passes/Passes.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -157,20 +159,28 @@ bool canBeGroupRoot(const Instruction &instruction) {
 }
 
 /// Whether `instruction` is a dot or convolution whose result a group may
-/// rewrite before it is stored (output fusion): floating point, as the
-/// register-tiled kernels compute it.
+/// rewrite before it is stored (output fusion): one the register-tiled
+/// kernels compute (ContractionTypes.h). A float kernel rewrites its result
+/// in place, so the group's root must have elements of the same size; an
+/// integer kernel hands each tile's s32 sums over from a buffer of its own,
+/// so its group may store anything (a quantized model's s8).
 bool isContraction(const Instruction &instruction) {
   if (instruction.opcode() != Opcode::Dot && instruction.opcode() != Opcode::Convolution)
     return false;
-  auto isFloat = [](const hlo::Shape &shape) {
-    return shape.isArray() && (shape.elementType() == hlo::PrimitiveType::F32 ||
-                               shape.elementType() == hlo::PrimitiveType::F64);
-  };
-  return isFloat(instruction.shape()) && instruction.shape().elementCount() > 0 &&
-         llvm::all_of(instruction.operands(), [&](const Instruction *operand) {
-           return isFloat(operand->shape()) &&
-                  operand->shape().elementType() == instruction.shape().elementType();
-         });
+  const hlo::Shape &shape = instruction.shape();
+  return shape.isArray() && shape.elementCount() > 0 &&
+         llvm::all_of(instruction.operands(),
+                      [](const Instruction *operand) { return operand->shape().isArray(); }) &&
+         isTiledContractionType(shape.elementType(), instruction.operand(0)->shape().elementType(),
+                                instruction.operand(1)->shape().elementType());
+}
+
+/// Whether the kernel of `contraction` can hand its results to a group
+/// whose root is `root`.
+bool canRewriteInto(const Instruction &contraction, const Instruction &root) {
+  const hlo::PrimitiveType type = contraction.shape().elementType();
+  return hlo::isInteger(type) ||
+         hlo::storageBytes(root.shape().elementType()) == hlo::storageBytes(type);
 }
 
 /// A pad that only adds edges (no interior padding, nothing cut off): an
@@ -258,7 +268,8 @@ private:
   /// the same element of the contraction, right after it is computed).
   bool acceptsContraction(const Group &group, const Instruction &contraction) const {
     if (group.contraction || group.members.size() >= kMaxGroupSize ||
-        operandsWith(group, &contraction) > kMaxGroupOperands)
+        operandsWith(group, &contraction) > kMaxGroupOperands ||
+        !canRewriteInto(contraction, *group.root))
       return false;
     llvm::SmallVector<const Instruction *, 8> worklist{&contraction};
     llvm::SmallPtrSet<const Instruction *, 8> seen;

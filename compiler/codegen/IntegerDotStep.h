@@ -1,0 +1,63 @@
+//===- IntegerDotStep.h - One step of an integer tile -------------*- C++ -*-===//
+///
+/// \file
+/// Internal to the integer contraction kernel (IntegerContraction.h): the
+/// instructions of one step of a tile for each IntegerDotForm, which add, to
+/// each of L lanes of s32 sums, the products of the G lhs and G rhs values of
+/// that lane. Lane counts a form's instruction does not come in (a tail
+/// tile's single column, a vector narrower than the instruction's) take the
+/// same arithmetic in plain widened IR.
+///
+//===----------------------------------------------------------------------===//
+#ifndef MOTE_CODEGEN_INTEGERDOTSTEP_H
+#define MOTE_CODEGEN_INTEGERDOTSTEP_H
+
+#include "codegen/IntegerContraction.h"
+
+namespace mote::codegen {
+
+class IntegerDotStep {
+public:
+  IntegerDotStep(llvm::IRBuilderBase &builder, IntegerDotForm form, const ContractionPlan &plan,
+                 const llvm::Triple &triple, const target::TargetSpec *spec);
+
+  IntegerDotForm form() const { return form_; }
+  /// G: consecutive values of the innermost contracting dimension a step takes.
+  unsigned group() const { return group_; }
+  /// What flipping the top bit of each lhs value adds to it (128 for s8,
+  /// -128 for u8) when the form's instruction wants the lhs in the other
+  /// signedness; 0 when the lhs is used as it is.
+  int lhsOffset() const { return lhsOffset_; }
+
+  /// `values` (lhs elements) with their top bits flipped, if lhsOffset().
+  llvm::Value *adjustLhs(llvm::Value *values) const;
+
+  /// `sums` (L lanes of s32) plus, in each lane l, the products of lhs and
+  /// rhs elements l * G ... l * G + G - 1. Both are vectors of L * G
+  /// elements (or scalars when L * G is 1); the lhs already adjusted.
+  llvm::Value *addProducts(llvm::Value *sums, llvm::Value *lhs, llvm::Value *rhs) const;
+
+private:
+  llvm::Value *addWidened(llvm::Value *sums, llvm::Value *lhs, llvm::Value *rhs) const;
+  llvm::Value *addX86Vnni(llvm::Value *sums, llvm::Value *lhs, llvm::Value *rhs) const;
+  llvm::Value *addX86MaddWords(llvm::Value *sums, llvm::Value *lhs, llvm::Value *rhs) const;
+  llvm::Value *addArmDot(llvm::Value *sums, llvm::Value *lhs, llvm::Value *rhs) const;
+  llvm::Value *addArmMultiplyPairs(llvm::Value *sums, llvm::Value *lhs, llvm::Value *rhs) const;
+  llvm::Value *addArmDsp(llvm::Value *sums, llvm::Value *lhs, llvm::Value *rhs) const;
+  llvm::Value *addMveReduce(llvm::Value *sums, llvm::Value *lhs, llvm::Value *rhs) const;
+  /// `values` sign- or zero-extended (by `isSigned`) to elements of `bits`.
+  llvm::Value *extend(llvm::Value *values, unsigned bits, bool isSigned) const;
+  bool has(llvm::StringRef feature) const;
+
+  llvm::IRBuilderBase &b_;
+  IntegerDotForm form_;
+  const target::TargetSpec *spec_;
+  unsigned group_ = 1;
+  int lhsOffset_ = 0;
+  bool lhsSigned_, rhsSigned_; ///< as the instructions see them (the lhs after adjustLhs)
+  unsigned lhsBits_, rhsBits_;
+};
+
+} // namespace mote::codegen
+
+#endif // MOTE_CODEGEN_INTEGERDOTSTEP_H
