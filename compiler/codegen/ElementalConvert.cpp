@@ -2,11 +2,12 @@
 //
 // convert follows the reference evaluator: float -> integer truncates toward
 // zero and saturates (NaN -> 0, via llvm.fpto[su]i.sat, which every target
-// lowers inline); anything -> pred is `x != 0`; conversions into f16/bf16 go
-// through f32 and round to nearest even. A real value becomes the real part
-// of a complex one (imaginary part +0); complex values convert part by part.
-// bitcast-convert reinterprets the bits of same-width real types (HLO has no
-// bitcast between complex and real types).
+// lowers inline; narrower integers clamp explicitly); anything -> pred is
+// `x != 0`; conversions into f16/bf16 go through f32 and round to nearest
+// even. A real value becomes the real part of a complex one (imaginary part
+// +0); complex values convert part by part. bitcast-convert reinterprets the
+// bits of same-width real types (HLO has no bitcast between complex and real
+// types).
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,6 +16,8 @@
 #include "codegen/ElementalEmitter.h"
 
 #include "llvm/IR/Intrinsics.h"
+
+#include <cmath>
 
 namespace mote::codegen {
 
@@ -67,9 +70,26 @@ llvm::Value *emitConvertOp(llvm::IRBuilderBase &b, PrimitiveType from, Primitive
     return fromCompute(b, to, x);
   }
   llvm::Type *target = valueType(context, to);
-  auto intrinsic =
-      hlo::isSignedInteger(to) ? llvm::Intrinsic::fptosi_sat : llvm::Intrinsic::fptoui_sat;
-  return b.CreateIntrinsic(intrinsic, {target, x->getType()}, {x});
+  const bool isSigned = hlo::isSignedInteger(to);
+  const unsigned bits = target->getPrimitiveSizeInBits();
+  if (bits >= 32) {
+    auto intrinsic = isSigned ? llvm::Intrinsic::fptosi_sat : llvm::Intrinsic::fptoui_sat;
+    return b.CreateIntrinsic(intrinsic, {target, x->getType()}, {x});
+  }
+  // Narrower results: clamped into range first (bounds every float type
+  // holds exactly), NaN to 0, then a plain conversion through s32. The same
+  // values, but vectors of it lower to a conversion instruction a register,
+  // where LLVM 16 splits saturating conversions into one per lane (a
+  // quantized model's rescale to s8 on x86).
+  const double low = isSigned ? -std::ldexp(1.0, int(bits) - 1) : 0.0;
+  const double high = std::ldexp(1.0, isSigned ? int(bits) - 1 : int(bits)) - 1.0;
+  llvm::Value *lowValue = llvm::ConstantFP::get(x->getType(), low);
+  llvm::Value *highValue = llvm::ConstantFP::get(x->getType(), high);
+  llvm::Value *clamped = b.CreateSelect(b.CreateFCmpOLT(x, lowValue), lowValue, x);
+  clamped = b.CreateSelect(b.CreateFCmpOGT(clamped, highValue), highValue, clamped);
+  llvm::Value *word = b.CreateFPToSI(clamped, b.getInt32Ty());
+  word = b.CreateSelect(b.CreateFCmpUNO(x, x), b.getInt32(0), word);
+  return b.CreateTrunc(word, target);
 }
 
 llvm::Value *ElementalEmitter::emitConvert(const hlo::Instruction &instruction, IndexRef index) {

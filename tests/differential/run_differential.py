@@ -56,23 +56,11 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 # not to work yet. An expected failure that passes is reported, so this list
 # stays honest.
 EXPECTED_FAILURES = {
-    ("convert_from_f32", "riscv64-linux-gnu::+v"):
-        "QEMU 7.2 aborts (assertion in decode_save_opc) translating vfncvt.rtz.x.f.w, the RVV "
-        "narrowing conversion f32 -> s8/u8/s16/u16 vectorises to; the scalar build of the same "
-        "case matches",
-    ("quantized_epilogues", "riscv64-linux-gnu::+v"):
-        "QEMU 7.2 aborts (the same assertion in decode_save_opc) translating vfncvt.rtz.x.f.w, "
-        "which the rescale's final convert f32 -> s8/u8 vectorises to; the integer kernels and "
-        "fused integer epilogues under it match on this target (integer_contractions, "
-        "integer_convolutions, integer_epilogues), and so does the scalar build of the same case",
     ("rng_normal", "riscv64-linux-gnu::+v"):
-        "QEMU 7.2 aborts (the same assertion in decode_save_opc) translating vfcvt.rtz.x.f.v, "
+        "QEMU 7.2 aborts (an assertion in decode_save_opc) translating vfcvt.rtz.x.f.v, "
         "the RVV float -> integer conversion of the inline log's and cos's argument reduction "
         "once the Box-Muller loop is vectorised; the scalar build of the same case matches",
 }
-
-EXPECTED_FAILURES[("quantized_epilogues", "riscv64-linux-gnu::+v,+zvl256b")] = \
-    EXPECTED_FAILURES[("quantized_epilogues", "riscv64-linux-gnu::+v")]
 
 # A package target's prefix; an entry keyed (case, PACKAGE_PREFIX + "*") covers
 # every package target, and a package target also inherits the entries of the
