@@ -57,7 +57,13 @@ struct ContractionPlan {
   /// The rhs's values when it is a constant (weights): an integer kernel
   /// lays them out for its instructions at compile time.
   const hlo::Literal *rhsValues = nullptr;
+  /// Integer contractions: s32 values, one per column, the sums start from
+  /// (an output fusion's bias, added in the kernel instead of after it).
+  const hlo::Literal *columnBias = nullptr;
   bool fused = false; ///< products added by fused multiply-adds
+  /// Vector registers the kernel's arithmetic holds besides the tile's
+  /// sums and operands (an integer form's constants and temporaries).
+  unsigned extraRegisters = 0;
   llvm::SmallVector<int64_t, 4> outerDims;
   int64_t rows = 1, columns = 1;
   llvm::SmallVector<int64_t, 4> contractingDims;

@@ -11,14 +11,6 @@ namespace mote::codegen {
 
 using hlo::PrimitiveType;
 
-namespace {
-
-/// The vector registers generated code may use: width in bytes (0 for
-/// none) and how many. Without a target spec, the triple's baseline.
-struct VectorRegisters {
-  unsigned bytes = 0, count = 0;
-};
-
 VectorRegisters vectorRegisters(const llvm::Triple &triple, const target::TargetSpec *spec) {
   auto has = [&](llvm::StringRef feature) { return spec && target::hasFeature(*spec, feature); };
   if (triple.isX86())
@@ -31,6 +23,8 @@ VectorRegisters vectorRegisters(const llvm::Triple &triple, const target::Target
     return {16, 8};
   return {0, 32};
 }
+
+namespace {
 
 int64_t sum(llvm::ArrayRef<unsigned> widths) {
   return std::accumulate(widths.begin(), widths.end(), int64_t(0));
@@ -58,7 +52,8 @@ public:
     if (scalar_)
       return sums <= int64_t(registers_);
     const int64_t shared = rowValuesInVectorRegisters_ && plan_.operand[0].column == 0 ? rows : 1;
-    return sums + int64_t(segments) + shared + (plan_.fused ? 0 : 1) <= int64_t(registers_);
+    return sums + int64_t(segments) + shared + (plan_.fused ? 0 : 1) + plan_.extraRegisters <=
+           int64_t(registers_);
   }
 
   /// Cycles of one tile: per contracting step its multiply-adds and loads

@@ -27,6 +27,13 @@
 
 namespace mote::codegen {
 
+/// The vector registers generated code may use: width in bytes (0 for
+/// none) and how many. Without a target spec, the triple's baseline.
+struct VectorRegisters {
+  unsigned bytes = 0, count = 0;
+};
+VectorRegisters vectorRegisters(const llvm::Triple &triple, const target::TargetSpec *spec);
+
 /// The widths (elements) of the vectors along one tile row, left to right.
 using TileWidths = llvm::SmallVector<unsigned, 8>;
 

@@ -22,6 +22,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "codegen/FunctionEmitter.h"
+#include "codegen/IntegerContraction.h"
 
 namespace mote::codegen {
 
@@ -105,6 +106,47 @@ bool fitsOutputFusion(const hlo::Instruction &fusion, const hlo::Instruction &co
          plan.columns == dims.back();
 }
 
+/// An s32 bias an integer kernel starts its sums from instead of the
+/// epilogue adding it: the contraction's only user is add(contraction,
+/// broadcast(b)) with b a constant, one value for all or one per column (the
+/// minor dimension).
+struct FoldedBias {
+  const hlo::Instruction *add;
+  const hlo::Literal *values;
+};
+
+std::optional<FoldedBias> foldableBias(const hlo::Instruction &fusion,
+                                       const hlo::Instruction &contraction,
+                                       const ContractionPlan &plan) {
+  if (!isIntegerContraction(plan))
+    return std::nullopt;
+  const hlo::Instruction *user = nullptr;
+  for (const auto &instruction : fusion.calledComputation(0)->instructions())
+    if (llvm::is_contained(instruction->operands(), &contraction)) {
+      if (user)
+        return std::nullopt;
+      user = instruction.get();
+    }
+  if (!user || user->opcode() != Opcode::Add || user->shape() != contraction.shape())
+    return std::nullopt;
+  const hlo::Instruction *broadcast = user->operand(user->operand(0) == &contraction ? 1 : 0);
+  if (broadcast->opcode() != Opcode::Broadcast)
+    return std::nullopt;
+  const hlo::Instruction *values = broadcast->operand(0);
+  if (values->opcode() == Opcode::Parameter)
+    values = fusion.operand(size_t(values->attributes().parameterNumber));
+  const int64_t rank = contraction.shape().rank();
+  const llvm::ArrayRef<int64_t> dims = broadcast->attributes().dimensions;
+  const bool perColumn = values->shape().rank() == 1 && dims.size() == 1 && dims[0] == rank - 1 &&
+                         values->shape().dim(0) == plan.columns;
+  if (values->opcode() != Opcode::Constant || !values->attributes().literal ||
+      values->attributes().literalElided ||
+      values->shape().elementType() != contraction.shape().elementType() ||
+      !(values->shape().rank() == 0 || perColumn))
+    return std::nullopt;
+  return FoldedBias{user, &*values->attributes().literal};
+}
+
 } // namespace
 
 llvm::Value *FunctionEmitter::readFused(FusedValues &values, const hlo::Instruction &operand,
@@ -182,6 +224,7 @@ void FunctionEmitter::emitFusion(const hlo::Instruction &fusion) {
       return readFused(values, operand, index);
     };
     ElementalEmitter elemental(builder_, indexType_, reader, contraction_);
+    elemental.setFusion(&fusion);
     values.elemental = &elemental;
     emitRootLoop(root, fusion, address(out), elemental, reader, {begin, end});
   });
@@ -194,6 +237,14 @@ void FunctionEmitter::emitOutputFusion(const hlo::Instruction &fusion,
   // The value stored at each element the kernel computes: the root, or the
   // operand of the pad the fusion ends in.
   const hlo::Instruction &result = pad ? *pad->operand(0) : *fusion.calledComputation(0)->root();
+  // What the kernel hands over: the contraction, or with its bias folded in,
+  // the sum.
+  const hlo::Instruction *stored = &contraction;
+  ContractionPlan kernelPlan = plan;
+  if (std::optional<FoldedBias> bias = foldableBias(fusion, contraction, plan)) {
+    stored = bias->add;
+    kernelPlan.columnBias = bias->values;
+  }
   llvm::ArrayRef<int64_t> dims = fusion.shape().dims();
   llvm::SmallVector<int64_t, 4> shift(dims.size(), 0);
   if (pad)
@@ -205,13 +256,14 @@ void FunctionEmitter::emitOutputFusion(const hlo::Instruction &fusion,
   auto epilogue = [&](llvm::Value *offset, llvm::Value *count, llvm::Value *staged) {
     llvm::Value *base = address(assignment_.slice(&fusion));
     FusedValues values(fusion);
-    values.stored = &contraction;
+    values.stored = stored;
     values.storedAt = base;
     values.storedShift = shift;
     auto reader = [&](const hlo::Instruction &operand, IndexRef index) {
       return readFused(values, operand, index);
     };
     ElementalEmitter elemental(builder_, indexType_, reader, contraction_);
+    elemental.setFusion(&fusion);
     values.elemental = &elemental;
     // The run lies along the minor dimension (fitsOutputFusion): only the
     // last index moves.
@@ -241,10 +293,9 @@ void FunctionEmitter::emitOutputFusion(const hlo::Instruction &fusion,
   auto edges = [&] {
     emitOutlined(fusion, [&] { emitPadEdges(fusion, *pad, address(assignment_.slice(&fusion))); });
   };
-  // A pad of the contraction itself has nothing to rewrite.
-  emitPlannedContraction(fusion, plan, operand(0), operand(1),
-                         &result == &contraction ? ContractionEpilogue()
-                                                 : ContractionEpilogue(epilogue),
+  // A pad of what the kernel stores has nothing to rewrite.
+  emitPlannedContraction(fusion, kernelPlan, operand(0), operand(1),
+                         &result == stored ? ContractionEpilogue() : ContractionEpilogue(epilogue),
                          pad ? llvm::function_ref<void()>(edges) : nullptr);
 }
 

@@ -15,6 +15,8 @@
 #include "codegen/IntegerRhsPacking.h"
 #include "codegen/LoopNest.h"
 
+#include "llvm/IR/InlineAsm.h"
+
 namespace mote::codegen {
 
 using hlo::PrimitiveType;
@@ -49,6 +51,39 @@ ContractionTiling scalarTiling(const ContractionPlan &plan, int64_t rows, int64_
   return tiling;
 }
 
+/// Tiles for the widening form over byte operands that are rows along the
+/// columns (a depthwise convolution): a row of a tile is as many columns as
+/// a vector register holds bytes, so each operand is one load a row and
+/// its products fill registers of 16-bit lanes; rows as the sums leave
+/// registers for (operands and products take about six).
+ContractionTiling byteRowTiling(const ContractionPlan &plan, VectorRegisters registers) {
+  const unsigned lanes = registers.bytes / 4; // s32 sums a register
+  const int64_t columns = std::max<int64_t>(plan.columns, 1);
+  const int64_t vectors =
+      std::clamp<int64_t>((columns + lanes - 1) / lanes, 1, registers.bytes / lanes);
+  ContractionTiling tiling;
+  tiling.lanes = lanes;
+  tiling.widths.assign(size_t(vectors), lanes);
+  tiling.rows = unsigned(std::clamp<int64_t>((int64_t(registers.count) - 6) / vectors, 1,
+                                             std::max<int64_t>(plan.rows, 1)));
+  // The columns left over: vectors of the width and its halves, then scalars.
+  TileWidths rest;
+  int64_t left = columns % (vectors * lanes);
+  for (unsigned width = lanes; width >= 1; width /= 2)
+    for (; left >= width; left -= width)
+      rest.push_back(width);
+  if (!rest.empty())
+    tiling.tail.push_back(rest);
+  tiling.leftoverRows = unsigned(plan.rows % tiling.rows);
+  return tiling;
+}
+
+bool rowsAlongColumns(const ContractionPlan &plan) {
+  return llvm::all_of(plan.operand, [](const OperandStrides &strides) {
+    return strides.column == 0 || strides.column == 1;
+  });
+}
+
 int64_t sumOf(llvm::ArrayRef<unsigned> widths) {
   int64_t total = 0;
   for (unsigned width : widths)
@@ -62,7 +97,11 @@ public:
   IntegerKernel(llvm::IRBuilderBase &builder, llvm::Type *indexType, const ContractionPlan &plan,
                 const ContractionTiling &tiling, const IntegerDotStep &step)
       : b_(builder), indexType_(indexType), plan_(plan), tiling_(tiling), step_(step),
-        grouped_(step.form() != IntegerDotForm::Widening) {
+        grouped_(step.form() != IntegerDotForm::Widening),
+        stageBytes_(
+            llvm::Triple(builder.GetInsertBlock()->getModule()->getTargetTriple()).isArch64Bit()
+                ? 16 * 1024
+                : 1024) {
     llvm::LLVMContext &context = b_.getContext();
     element_[0] = storageType(context, plan.lhsType);
     element_[1] = storageType(context, plan.rhsType);
@@ -75,14 +114,20 @@ public:
     if (plan_.rows == 0 || plan_.columns == 0)
       return;
     epilogue_ = epilogue;
+    llvm::Module &module = *b_.GetInsertBlock()->getModule();
     if (grouped_)
-      packed_ = packIntegerRhs(*b_.GetInsertBlock()->getModule(), plan_, tiling_, step_.group(),
-                               step_.lhsOffset());
+      packed_ = packIntegerRhs(module, plan_, tiling_, step_.group(), step_.lhsOffset());
+    else
+      packed_.initialSums = initialSums(module, plan_, 0, {});
     if (epilogue_) {
-      int64_t widest = tiling_.tileColumns();
-      for (const TileWidths &widths : tiling_.tail)
-        widest = std::max(widest, sumOf(widths));
-      stage_ = local(llvm::ArrayType::get(b_.getInt32Ty(), uint64_t(tiling_.rows * widest)));
+      // A strip of main tiles (or the tail) at a time, as much as fits the
+      // stage's bytes: longer rows for the epilogue's loop to vectorise.
+      const int64_t tileColumns = tiling_.tileColumns();
+      const int64_t tileBytes = 4 * int64_t(tiling_.rows) * tileColumns;
+      stripTiles_ = std::clamp<int64_t>(stageBytes_ / tileBytes, 1,
+                                        std::max<int64_t>(plan_.columns / tileColumns, 1));
+      stageWidth_ = std::max(stripTiles_ * tileColumns, tiling_.tailColumns());
+      stage_ = local(llvm::ArrayType::get(b_.getInt32Ty(), uint64_t(tiling_.rows * stageWidth_)));
       stage_->setAlignment(llvm::Align(64));
     }
     local_ = local;
@@ -125,29 +170,65 @@ private:
   }
 
   /// The main tiles across the columns, then the tail tiles (one panel).
+  /// With an epilogue, strips of main tiles go to the stage one after the
+  /// other, each followed by the epilogue over the strip's rows, and the
+  /// tail the same way.
   void emitColumns(llvm::Value *row, unsigned rows) {
     const int64_t tileColumns = tiling_.tileColumns();
     const int64_t full = plan_.columns / tileColumns;
-    if (full)
+    if (full && !epilogue_)
       emitCountedLoop(
           b_, index(full),
           [&](llvm::Value *t) {
-            emitTile(row, rows, mul(t, tileColumns), tileColumns, 0, tiling_.widths);
+            emitTile(row, rows, mul(t, tileColumns), tileColumns, 0, tiling_.widths, nullptr);
           },
           "jr");
+    if (full && epilogue_) {
+      const int64_t strips = (full + stripTiles_ - 1) / stripTiles_;
+      emitCountedLoop(
+          b_, index(strips),
+          [&](llvm::Value *strip) {
+            llvm::Value *first = mul(strip, stripTiles_);
+            llvm::Value *count = b_.CreateBinaryIntrinsic(llvm::Intrinsic::umin, index(stripTiles_),
+                                                          b_.CreateSub(index(full), first));
+            emitCountedLoop(
+                b_, count,
+                [&](llvm::Value *t) {
+                  emitTile(row, rows, mul(add(first, t), tileColumns), tileColumns, 0,
+                           tiling_.widths, mul(t, tileColumns));
+                },
+                "jr");
+            emitStageEpilogue(row, rows, mul(first, tileColumns), mul(count, tileColumns));
+          },
+          "strip");
+    }
     int64_t within = 0;
     for (const TileWidths &widths : tiling_.tail) {
-      emitTile(row, rows, index(full * tileColumns), tiling_.tailColumns(), within, widths);
+      emitTile(row, rows, index(full * tileColumns), tiling_.tailColumns(), within, widths,
+               epilogue_ ? index(within) : nullptr);
       within += sumOf(widths);
     }
+    if (epilogue_ && within)
+      emitStageEpilogue(row, rows, index(full * tileColumns), index(within));
+  }
+
+  /// The epilogue over `rows` staged rows of `count` columns from `column`.
+  void emitStageEpilogue(llvm::Value *row, unsigned rows, llvm::Value *column, llvm::Value *count) {
+    for (unsigned r = 0; r < rows; ++r)
+      epilogue_(add(outOffset_, add(mul(add(row, index(r)), plan_.result.row), column)), count,
+                b_.CreateGEP(b_.getInt32Ty(), stage_, index(r * stageWidth_)));
   }
 
   /// One tile of `rows` rows of vectors of `widths`, at column
   /// `panel` + `within` of the rhs panel starting at column `panel`,
   /// `panelWidth` columns wide.
   void emitTile(llvm::Value *row, unsigned rows, llvm::Value *panel, int64_t panelWidth,
-                int64_t within, llvm::ArrayRef<unsigned> widths) {
-    Tile tile{row, rows, add(panel, index(within)), panel, panelWidth, within, widths, {}, {}};
+                int64_t within, llvm::ArrayRef<unsigned> widths, llvm::Value *stageColumn) {
+    Tile tile{row,    rows,        add(panel, index(within)),
+              panel,  panelWidth,  within,
+              widths, stageColumn, nullptr,
+              {},     {}};
+    tile.lhs = tileLocal(base_[0], tile.column);
     int64_t offset = 0;
     for (unsigned width : widths) {
       tile.offsets.push_back(offset);
@@ -171,7 +252,7 @@ private:
       emitGroupedSteps(tile);
     else
       emitWideningSteps(tile);
-    storeTile(tile, offset);
+    storeTile(tile);
   }
 
   struct Tile {
@@ -181,9 +262,24 @@ private:
     llvm::Value *panel;
     int64_t panelWidth, within;
     llvm::ArrayRef<unsigned> widths;
+    llvm::Value *stageColumn; ///< where the epilogue's stage holds the tile, or null
+    llvm::Value *lhs;         ///< the lhs at the current outer index, as tileLocal gives it
     llvm::SmallVector<int64_t, 8> offsets;          ///< of each vector from `column`
     llvm::SmallVector<llvm::AllocaInst *, 32> sums; ///< row-major: rows x vectors
   };
+
+  /// `pointer`, which LLVM cannot see is the same for every tile along a
+  /// row (it depends on the tile's `column` through an empty inline asm).
+  /// Otherwise, with a short contracting loop unrolled, LLVM hoists every
+  /// row's lhs values out of the loop over the column tiles, and they no
+  /// longer fit the registers beside the sums: the tile would spill.
+  llvm::Value *tileLocal(llvm::Value *pointer, llvm::Value *column) {
+    llvm::Type *types[2] = {pointer->getType(), column->getType()};
+    auto *barrier = llvm::InlineAsm::get(llvm::FunctionType::get(pointer->getType(), types, false),
+                                         "", "=r,0,r",
+                                         /*hasSideEffects=*/false);
+    return b_.CreateCall(barrier, {pointer, column});
+  }
 
   void accumulate(Tile &tile, unsigned r, size_t v, llvm::Value *lhs, llvm::Value *rhs) {
     llvm::AllocaInst *slot = tile.sums[r * tile.widths.size() + v];
@@ -192,12 +288,14 @@ private:
   }
 
   /// The contracting loops of a grouped form: every outer contracting
-  /// index, then the groups of the innermost dimension, the last one
-  /// possibly short.
+  /// index, then the groups of the innermost dimension, in blocks of groups
+  /// whose lhs values one vector load brings (AArch64's sdot by element
+  /// takes a group from a lane), the last group possibly short.
   void emitGroupedSteps(Tile &tile) {
     llvm::ArrayRef<int64_t> dims = plan_.contractingDims;
     const int64_t group = step_.group(), inner = dims.back();
     const int64_t fullGroups = inner / group, rest = inner % group;
+    const int64_t block = step_.form() == IntegerDotForm::ArmDot && fullGroups >= 4 ? 4 : 1;
     emitLoopNest(
         b_, indexType_, dims.drop_back(),
         [&](IndexRef k) {
@@ -206,66 +304,82 @@ private:
             lhsOffset = add(lhsOffset, mul(k[d], plan_.operand[0].contracting[d]));
           llvm::Value *firstStep =
               mul(emitLinearIndex(b_, indexType_, dims.drop_back(), k), packed_.groups);
-          if (fullGroups)
+          auto groups = [&](int64_t first, int64_t count, int64_t size) {
+            emitGroups(tile, add(lhsOffset, index(first * group)), add(firstStep, index(first)),
+                       count, size);
+          };
+          if (fullGroups / block)
             emitCountedLoop(
-                b_, index(fullGroups),
-                [&](llvm::Value *g) {
-                  emitGroup(tile, add(lhsOffset, mul(g, group)), add(firstStep, g), group);
+                b_, index(fullGroups / block),
+                [&](llvm::Value *b) {
+                  emitGroups(tile, add(lhsOffset, mul(b, block * group)),
+                             add(firstStep, mul(b, block)), block, group);
                 },
                 "kg");
+          for (int64_t g = fullGroups / block * block; g < fullGroups; ++g)
+            groups(g, 1, group);
           if (rest)
-            emitGroup(tile, add(lhsOffset, index(fullGroups * group)),
-                      add(firstStep, index(fullGroups)), rest);
+            groups(fullGroups, 1, rest);
         },
         "k");
   }
 
-  /// One step: `size` lhs values from contracting offset `lhsOffset` of
-  /// each row against packed step `step`.
-  void emitGroup(Tile &tile, llvm::Value *lhsOffset, llvm::Value *step, int64_t size) {
+  /// `count` steps from packed step `step`: each row's `count` groups of
+  /// lhs values from contracting offset `lhsOffset` (the last one `size`
+  /// values long, zeros after them) in one load, against the rhs.
+  void emitGroups(Tile &tile, llvm::Value *lhsOffset, llvm::Value *step, int64_t count,
+                  int64_t size) {
     const unsigned group = step_.group();
-    llvm::SmallVector<llvm::Value *, 8> rhs;
-    for (size_t v = 0; v < tile.widths.size(); ++v) {
-      llvm::Value *position =
-          add(mul(tile.panel, packed_.steps),
-              add(mul(step, tile.panelWidth), index(tile.within + tile.offsets[v])));
-      rhs.push_back(b_.CreateAlignedLoad(vectorOf(element_[1], tile.widths[v] * group),
-                                         gep(1, packed_.values, mul(position, group)),
-                                         llvm::Align(1)));
-    }
+    llvm::SmallVector<llvm::Value *, 32> rhs; // per step, per vector
+    for (int64_t u = 0; u < count; ++u)
+      for (size_t v = 0; v < tile.widths.size(); ++v) {
+        llvm::Value *position =
+            add(mul(tile.panel, packed_.steps), add(mul(add(step, index(u)), tile.panelWidth),
+                                                    index(tile.within + tile.offsets[v])));
+        rhs.push_back(b_.CreateAlignedLoad(vectorOf(element_[1], tile.widths[v] * group),
+                                           gep(1, packed_.values, mul(position, group)),
+                                           llvm::Align(1)));
+      }
+    llvm::Type *groupWord = b_.getIntNTy(group * hlo::bitWidth(plan_.lhsType));
     for (unsigned r = 0; r < tile.rows; ++r) {
       llvm::Value *address =
-          gep(0, base_[0], add(mul(add(tile.row, index(r)), plan_.operand[0].row), lhsOffset));
-      llvm::Value *values = step_.adjustLhs(loadGroup(address, size));
-      // One scalar holding the group, broadcast to each lane of a vector.
-      llvm::Value *whole =
-          b_.CreateBitCast(values, b_.getIntNTy(group * hlo::bitWidth(plan_.lhsType)));
-      for (size_t v = 0; v < tile.widths.size(); ++v) {
-        const unsigned lanes = tile.widths[v];
-        llvm::Value *lhs =
-            lanes == 1 ? values
-                       : b_.CreateBitCast(b_.CreateVectorSplat(lanes, whole), rhs[v]->getType());
-        accumulate(tile, r, v, lhs, rhs[v]);
-      }
+          gep(0, tile.lhs, add(mul(add(tile.row, index(r)), plan_.operand[0].row), lhsOffset));
+      llvm::Value *values =
+          step_.adjustLhs(loadLhs(address, count * group, (count - 1) * group + size));
+      // Each group as one scalar, broadcast to the lanes of a vector.
+      llvm::Value *words =
+          b_.CreateBitCast(values, llvm::FixedVectorType::get(groupWord, unsigned(count)));
+      for (int64_t u = 0; u < count; ++u)
+        for (size_t v = 0; v < tile.widths.size(); ++v) {
+          const unsigned lanes = tile.widths[v];
+          llvm::SmallVector<int, 16> pick;
+          for (unsigned i = 0; i < (lanes == 1 ? group : lanes); ++i)
+            pick.push_back(lanes == 1 ? int(u * group + i) : int(u));
+          llvm::Value *rhsValues = rhs[size_t(u) * tile.widths.size() + v];
+          llvm::Value *lhs = lanes == 1 ? b_.CreateShuffleVector(values, pick)
+                                        : b_.CreateBitCast(b_.CreateShuffleVector(words, pick),
+                                                           rhsValues->getType());
+          accumulate(tile, r, v, lhs, rhsValues);
+        }
     }
   }
 
-  /// `size` lhs values from `address` as a vector of G, zeros after them.
-  llvm::Value *loadGroup(llvm::Value *address, int64_t size) {
-    const unsigned group = step_.group();
-    llvm::Type *type = llvm::FixedVectorType::get(element_[0], group);
-    if (size == group)
+  /// `valid` lhs values from `address` as a vector of `length`, zeros after
+  /// them.
+  llvm::Value *loadLhs(llvm::Value *address, int64_t length, int64_t valid) {
+    llvm::Type *type = llvm::FixedVectorType::get(element_[0], unsigned(length));
+    if (valid == length)
       return b_.CreateAlignedLoad(type, address, llvm::Align(1));
     llvm::Value *zero = llvm::Constant::getNullValue(type);
-    if (group > 4) {
+    if (length > 4) {
       llvm::SmallVector<llvm::Constant *, 16> mask;
-      for (unsigned i = 0; i < group; ++i)
-        mask.push_back(b_.getInt1(i < size));
+      for (int64_t i = 0; i < length; ++i)
+        mask.push_back(b_.getInt1(i < valid));
       return b_.CreateMaskedLoad(type, address, llvm::Align(1), llvm::ConstantVector::get(mask),
                                  zero);
     }
     llvm::Value *values = zero;
-    for (int64_t i = 0; i < size; ++i)
+    for (int64_t i = 0; i < valid; ++i)
       values = b_.CreateInsertElement(
           values, b_.CreateAlignedLoad(element_[0], gep(0, address, index(i)), llvm::Align(1)),
           uint64_t(i));
@@ -275,6 +389,10 @@ private:
   /// The contracting loops of the widening form: one product per lane and
   /// contracting index, each operand read with its own strides.
   void emitWideningSteps(Tile &tile) {
+    // Operands that are rows along the columns (vectors, or one value
+    // broadcast) multiply a whole tile row at once: the products of bytes
+    // are 16 bits wide, twice as many to a register as the sums.
+    const bool rows = rowsAlongColumns(plan_);
     emitLoopNest(
         b_, indexType_, plan_.contractingDims,
         [&](IndexRef k) {
@@ -282,6 +400,8 @@ private:
           for (size_t d = 0; d < k.size(); ++d)
             for (int side = 0; side < 2; ++side)
               kOffset[side] = add(kOffset[side], mul(k[d], plan_.operand[side].contracting[d]));
+          if (rows)
+            return emitRowProducts(tile, kOffset);
           llvm::SmallVector<llvm::Value *, 32> values[2];
           for (int side = 0; side < 2; ++side)
             for (unsigned r = 0; r < tile.rows; ++r)
@@ -298,6 +418,45 @@ private:
         "k");
   }
 
+  /// One contracting index of the widening form, tile row by tile row: the
+  /// products of the row's operands, then each vector's share of them added
+  /// to its sums.
+  void emitRowProducts(Tile &tile, llvm::Value *kOffset[2]) {
+    const int64_t width = sumOf(tile.widths);
+    llvm::Value *operands[2] = {};
+    for (unsigned r = 0; r < tile.rows; ++r) {
+      for (int side = 0; side < 2; ++side) {
+        const OperandStrides &strides = plan_.operand[side];
+        if (r > 0 && strides.row == 0)
+          continue;
+        llvm::Value *address =
+            gep(side, side == 0 ? tile.lhs : base_[side],
+                add(add(mul(add(tile.row, index(r)), strides.row), kOffset[side]),
+                    mul(tile.column, strides.column)));
+        const llvm::Align align(element_[side]->getPrimitiveSizeInBits() / 8);
+        operands[side] =
+            strides.column == 1 || width == 1
+                ? b_.CreateAlignedLoad(vectorOf(element_[side], unsigned(width)), address, align)
+                : b_.CreateVectorSplat(unsigned(width),
+                                       b_.CreateAlignedLoad(element_[side], address, align));
+      }
+      llvm::Value *products = step_.products(operands[0], operands[1]);
+      for (size_t v = 0; v < tile.widths.size(); ++v) {
+        llvm::Value *share = products;
+        if (width > 1) {
+          llvm::SmallVector<int, 16> lanes;
+          for (unsigned lane = 0; lane < tile.widths[v]; ++lane)
+            lanes.push_back(int(tile.offsets[v] + lane));
+          share = tile.widths[v] == 1 ? b_.CreateExtractElement(products, uint64_t(lanes[0]))
+                                      : b_.CreateShuffleVector(products, lanes);
+        }
+        llvm::AllocaInst *slot = tile.sums[r * tile.widths.size() + v];
+        llvm::Value *sum = b_.CreateLoad(slot->getAllocatedType(), slot);
+        b_.CreateStore(step_.addProductValues(sum, share), slot);
+      }
+    }
+  }
+
   /// Operand `side` for tile row `r`, vector `v`, at contracting offset
   /// `kOffset`: a vector along the columns, one value broadcast, or lanes
   /// gathered one by one.
@@ -306,7 +465,7 @@ private:
     const unsigned lanes = tile.widths[v];
     llvm::Value *position = add(add(mul(add(tile.row, index(r)), strides.row), kOffset),
                                 mul(add(tile.column, index(tile.offsets[v])), strides.column));
-    llvm::Value *address = gep(side, base_[side], position);
+    llvm::Value *address = gep(side, side == 0 ? tile.lhs : base_[side], position);
     llvm::Type *element = element_[side];
     const llvm::Align align(element->getPrimitiveSizeInBits() / 8);
     if (strides.column == 0 || lanes == 1) {
@@ -325,17 +484,16 @@ private:
   }
 
   /// The tile's sums to the result (truncated to its type), or, with an
-  /// output fusion, to the stage buffer, each row then handed to the
-  /// epilogue.
-  void storeTile(Tile &tile, int64_t tileColumns) {
+  /// output fusion, to the stage.
+  void storeTile(Tile &tile) {
     for (unsigned r = 0; r < tile.rows; ++r)
       for (size_t v = 0; v < tile.widths.size(); ++v) {
         llvm::AllocaInst *slot = tile.sums[r * tile.widths.size() + v];
         llvm::Value *sums = b_.CreateLoad(slot->getAllocatedType(), slot);
-        if (epilogue_) {
-          b_.CreateAlignedStore(
-              sums, b_.CreateGEP(b_.getInt32Ty(), stage_, index(r * tileColumns + tile.offsets[v])),
-              llvm::Align(4));
+        if (tile.stageColumn) {
+          llvm::Value *position = add(index(r * stageWidth_ + tile.offsets[v]), tile.stageColumn);
+          b_.CreateAlignedStore(sums, b_.CreateGEP(b_.getInt32Ty(), stage_, position),
+                                llvm::Align(4));
           continue;
         }
         llvm::Type *type = vectorOf(element_[2], tile.widths[v]);
@@ -344,11 +502,6 @@ private:
         b_.CreateAlignedStore(b_.CreateTrunc(sums, type), gep(2, base_[2], position),
                               llvm::Align(element_[2]->getPrimitiveSizeInBits() / 8));
       }
-    if (!epilogue_)
-      return;
-    for (unsigned r = 0; r < tile.rows; ++r)
-      epilogue_(add(outOffset_, add(mul(add(tile.row, index(r)), plan_.result.row), tile.column)),
-                index(tileColumns), b_.CreateGEP(b_.getInt32Ty(), stage_, index(r * tileColumns)));
   }
 
   llvm::IRBuilderBase &b_;
@@ -361,9 +514,12 @@ private:
   PackedIntegerRhs packed_;
   ContractionEpilogue epilogue_;
   llvm::function_ref<llvm::AllocaInst *(llvm::Type *)> local_;
-  llvm::AllocaInst *stage_ = nullptr; ///< one tile of s32 sums for the epilogue
-  llvm::Value *base_[3] = {};         ///< lhs, rhs, result at the current outer index
-  llvm::Value *outOffset_ = nullptr;  ///< of the current outer index in the result
+  llvm::AllocaInst *stage_ = nullptr; ///< rows x stageWidth_ s32 sums for the epilogue
+  int64_t stageWidth_ = 0, stripTiles_ = 1;
+  /// The stage's size: microcontrollers' stacks are small.
+  const int64_t stageBytes_;
+  llvm::Value *base_[3] = {};        ///< lhs, rhs, result at the current outer index
+  llvm::Value *outOffset_ = nullptr; ///< of the current outer index in the result
 };
 
 } // namespace
@@ -411,7 +567,8 @@ IntegerDotForm chooseIntegerDotForm(const ContractionPlan &plan, const llvm::Tri
 
 ContractionTiling chooseIntegerTiling(const ContractionPlan &plan, const llvm::Triple &triple,
                                       const target::TargetSpec *spec) {
-  switch (chooseIntegerDotForm(plan, triple, spec)) {
+  const IntegerDotForm form = chooseIntegerDotForm(plan, triple, spec);
+  switch (form) {
   case IntegerDotForm::MveReduce:
     // Eight sums in general registers, four lhs and two rhs vectors in
     // MVE's eight.
@@ -424,10 +581,16 @@ ContractionTiling chooseIntegerTiling(const ContractionPlan &plan, const llvm::T
   // Thumb without vectors has about a dozen free registers.
   if (isArmM(triple) && !(spec && target::hasFeature(*spec, "mve.fp")))
     return scalarTiling(plan, 2, 2);
-  // s32 lanes are f32 lanes: the float cost model's register tiles fit.
+  const VectorRegisters registers = vectorRegisters(triple, spec);
+  if (form == IntegerDotForm::Widening && isByte(plan.lhsType) && isByte(plan.rhsType) &&
+      registers.bytes >= 16 && rowsAlongColumns(plan))
+    return byteRowTiling(plan, registers);
+  // s32 lanes are f32 lanes: the float cost model's register tiles fit,
+  // less the registers the form's arithmetic holds.
   ContractionPlan lanes = plan;
   lanes.type = PrimitiveType::F32;
   lanes.fused = true;
+  lanes.extraRegisters = integerStepRegisters(form, plan, spec);
   return chooseContractionTiling(lanes, triple, spec);
 }
 

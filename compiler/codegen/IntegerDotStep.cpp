@@ -62,21 +62,31 @@ unsigned groupOf(IntegerDotForm form) {
 
 } // namespace
 
+int integerLhsOffset(IntegerDotForm form, const ContractionPlan &plan,
+                     const target::TargetSpec *spec) {
+  const bool lhsSigned = hlo::isSignedInteger(plan.lhsType);
+  const bool rhsSigned = hlo::isSignedInteger(plan.rhsType);
+  const SignRule rule = signRule(form, spec && target::hasFeature(*spec, "i8mm"));
+  const bool flip = (rule == SignRule::Matching && lhsSigned != rhsSigned) ||
+                    (rule == SignRule::Opposite && lhsSigned == rhsSigned);
+  return !flip ? 0 : lhsSigned ? 128 : -128;
+}
+
+unsigned integerStepRegisters(IntegerDotForm form, const ContractionPlan &plan,
+                              const target::TargetSpec *spec) {
+  // The flip's constant, and a product or extended operand in flight.
+  return (integerLhsOffset(form, plan, spec) ? 1 : 0) + (form == IntegerDotForm::Widening ? 0 : 1);
+}
+
 IntegerDotStep::IntegerDotStep(llvm::IRBuilderBase &builder, IntegerDotForm form,
                                const ContractionPlan &plan, const llvm::Triple &triple,
                                const target::TargetSpec *spec)
     : b_(builder), form_(form), spec_(spec), group_(groupOf(form)),
-      lhsSigned_(hlo::isSignedInteger(plan.lhsType)),
+      lhsOffset_(integerLhsOffset(form, plan, spec)),
+      lhsSigned_(hlo::isSignedInteger(plan.lhsType) != (lhsOffset_ != 0)),
       rhsSigned_(hlo::isSignedInteger(plan.rhsType)), lhsBits_(hlo::bitWidth(plan.lhsType)),
       rhsBits_(hlo::bitWidth(plan.rhsType)) {
   (void)triple;
-  const SignRule rule = signRule(form, has("i8mm"));
-  const bool flip = (rule == SignRule::Matching && lhsSigned_ != rhsSigned_) ||
-                    (rule == SignRule::Opposite && lhsSigned_ == rhsSigned_);
-  if (flip) {
-    lhsOffset_ = lhsSigned_ ? 128 : -128;
-    lhsSigned_ = !lhsSigned_;
-  }
 }
 
 bool IntegerDotStep::has(llvm::StringRef feature) const {
@@ -120,28 +130,30 @@ llvm::Value *IntegerDotStep::addProducts(llvm::Value *sums, llvm::Value *lhs,
   return addWidened(sums, lhs, rhs);
 }
 
+llvm::Value *IntegerDotStep::products(llvm::Value *lhs, llvm::Value *rhs) const {
+  // A product of two bytes is exact in 16 bits: vectors multiply twice as
+  // many lanes at that width.
+  const unsigned bits = lhsBits_ == 8 && rhsBits_ == 8 && lanesOf(lhs) > 1 ? 16 : 32;
+  return b_.CreateMul(extend(lhs, bits, lhsSigned_), extend(rhs, bits, rhsSigned_));
+}
+
+llvm::Value *IntegerDotStep::addProductValues(llvm::Value *sums, llvm::Value *products) const {
+  return b_.CreateAdd(sums, extend(products, 32, lhsSigned_ || rhsSigned_));
+}
+
 llvm::Value *IntegerDotStep::addWidened(llvm::Value *sums, llvm::Value *lhs,
                                         llvm::Value *rhs) const {
   const unsigned lanes = lanesOf(sums);
-  llvm::Value *products;
-  if (lhsBits_ == 8 && rhsBits_ == 8 && lanes > 1) {
-    // A product of two bytes is exact in 16 bits (as u16 when both are
-    // unsigned): vectors multiply twice as many lanes at that width.
-    const bool isSigned = lhsSigned_ || rhsSigned_;
-    products = extend(b_.CreateMul(extend(lhs, 16, lhsSigned_), extend(rhs, 16, rhsSigned_)), 32,
-                      isSigned);
-  } else {
-    products = b_.CreateMul(extend(lhs, 32, lhsSigned_), extend(rhs, 32, rhsSigned_));
-  }
-  if (group_ == 1 || lanesOf(products) == lanes)
-    return b_.CreateAdd(sums, products);
+  llvm::Value *wide = extend(products(lhs, rhs), 32, lhsSigned_ || rhsSigned_);
+  if (group_ == 1 || lanesOf(wide) == lanes)
+    return b_.CreateAdd(sums, wide);
   if (lanes == 1)
-    return b_.CreateAdd(sums, b_.CreateAddReduce(products));
+    return b_.CreateAdd(sums, b_.CreateAddReduce(wide));
   for (unsigned g = 0; g < group_; ++g) {
     llvm::SmallVector<int, 16> mask;
     for (unsigned lane = 0; lane < lanes; ++lane)
       mask.push_back(int(lane * group_ + g));
-    sums = b_.CreateAdd(sums, b_.CreateShuffleVector(products, mask));
+    sums = b_.CreateAdd(sums, b_.CreateShuffleVector(wide, mask));
   }
   return sums;
 }

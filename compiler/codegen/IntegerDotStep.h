@@ -16,6 +16,15 @@
 
 namespace mote::codegen {
 
+/// IntegerDotStep::lhsOffset() of `form` for `plan` on `spec`.
+int integerLhsOffset(IntegerDotForm form, const ContractionPlan &plan,
+                     const target::TargetSpec *spec);
+
+/// Vector registers a step of `form` holds besides the tile's sums and
+/// operands (ContractionPlan::extraRegisters).
+unsigned integerStepRegisters(IntegerDotForm form, const ContractionPlan &plan,
+                              const target::TargetSpec *spec);
+
 class IntegerDotStep {
 public:
   IntegerDotStep(llvm::IRBuilderBase &builder, IntegerDotForm form, const ContractionPlan &plan,
@@ -31,6 +40,12 @@ public:
 
   /// `values` (lhs elements) with their top bits flipped, if lhsOffset().
   llvm::Value *adjustLhs(llvm::Value *values) const;
+
+  /// The exact products of lhs and rhs elements lane by lane (16 bits for
+  /// bytes, read as u16 when both are unsigned, else s16; 32 bits
+  /// otherwise), and `sums` plus such products widened to s32.
+  llvm::Value *products(llvm::Value *lhs, llvm::Value *rhs) const;
+  llvm::Value *addProductValues(llvm::Value *sums, llvm::Value *products) const;
 
   /// `sums` (L lanes of s32) plus, in each lane l, the products of lhs and
   /// rhs elements l * G ... l * G + G - 1. Both are vectors of L * G

@@ -17,6 +17,18 @@
 
 namespace mote::codegen {
 
+namespace {
+
+llvm::GlobalVariable *global(llvm::Module &module, llvm::Constant *data, const llvm::Twine &name) {
+  auto *variable = new llvm::GlobalVariable(module, data->getType(), /*isConstant=*/true,
+                                            llvm::GlobalValue::PrivateLinkage, data, name);
+  variable->setUnnamedAddr(llvm::GlobalValue::UnnamedAddr::Global);
+  variable->setAlignment(llvm::Align(64));
+  return variable;
+}
+
+} // namespace
+
 PackedIntegerRhs packIntegerRhs(llvm::Module &module, const ContractionPlan &plan,
                                 const ContractionTiling &tiling, unsigned group, int lhsOffset) {
   const hlo::Literal &values = *plan.rhsValues;
@@ -65,29 +77,33 @@ PackedIntegerRhs packIntegerRhs(llvm::Module &module, const ContractionPlan &pla
 
   llvm::LLVMContext &context = module.getContext();
   const unsigned bits = hlo::bitWidth(plan.rhsType);
-  auto global = [&](llvm::Constant *data, const llvm::Twine &name) {
-    auto *variable = new llvm::GlobalVariable(module, data->getType(), /*isConstant=*/true,
-                                              llvm::GlobalValue::PrivateLinkage, data, name);
-    variable->setUnnamedAddr(llvm::GlobalValue::UnnamedAddr::Global);
-    variable->setAlignment(llvm::Align(64));
-    return variable;
-  };
   if (bits == 8) {
     std::vector<uint8_t> bytes(packedValues.begin(), packedValues.end());
-    packed.values = global(llvm::ConstantDataArray::get(context, bytes), "packed.rhs");
+    packed.values = global(module, llvm::ConstantDataArray::get(context, bytes), "packed.rhs");
   } else {
     std::vector<uint16_t> halves(packedValues.begin(), packedValues.end());
-    packed.values = global(llvm::ConstantDataArray::get(context, halves), "packed.rhs");
+    packed.values = global(module, llvm::ConstantDataArray::get(context, halves), "packed.rhs");
   }
-  if (lhsOffset) {
-    // Each sum gains lhsOffset times its column's sum of rhs values: it
-    // starts from the negation (modulo 2^32, like every sum here).
-    std::vector<uint32_t> initial;
-    for (int64_t sum : columnSums)
-      initial.push_back(uint32_t(-int64_t(lhsOffset) * sum));
-    packed.initialSums = global(llvm::ConstantDataArray::get(context, initial), "packed.sums");
-  }
+  packed.initialSums = initialSums(module, plan, lhsOffset, columnSums);
   return packed;
+}
+
+llvm::GlobalVariable *initialSums(llvm::Module &module, const ContractionPlan &plan, int lhsOffset,
+                                  llvm::ArrayRef<int64_t> columnSums) {
+  if (!plan.columnBias && !lhsOffset)
+    return nullptr;
+  // Each sum gains lhsOffset times its column's sum of rhs values: it
+  // starts from the negation (modulo 2^32, like every sum here).
+  std::vector<uint32_t> initial(size_t(plan.columns), 0);
+  for (int64_t column = 0; column < plan.columns; ++column) {
+    int64_t sum = 0;
+    if (plan.columnBias)
+      sum += plan.columnBias->getAsInt64(plan.columnBias->elementCount() == 1 ? 0 : column);
+    if (lhsOffset)
+      sum -= int64_t(lhsOffset) * columnSums[size_t(column)];
+    initial[size_t(column)] = uint32_t(sum);
+  }
+  return global(module, llvm::ConstantDataArray::get(module.getContext(), initial), "packed.sums");
 }
 
 } // namespace mote::codegen

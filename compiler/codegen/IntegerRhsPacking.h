@@ -28,6 +28,12 @@ struct PackedIntegerRhs {
 PackedIntegerRhs packIntegerRhs(llvm::Module &module, const ContractionPlan &plan,
                                 const ContractionTiling &tiling, unsigned group, int lhsOffset);
 
+/// The s32 sums each column starts from: `plan.columnBias`, less
+/// `lhsOffset` times the column's sum of rhs values (`columnSums`, empty
+/// when there is no offset); null when all are zero.
+llvm::GlobalVariable *initialSums(llvm::Module &module, const ContractionPlan &plan, int lhsOffset,
+                                  llvm::ArrayRef<int64_t> columnSums);
+
 } // namespace mote::codegen
 
 #endif // MOTE_CODEGEN_INTEGERRHSPACKING_H

@@ -3,6 +3,7 @@
 #include "codegen/ScalarOps.h"
 
 #include "llvm/IR/Intrinsics.h"
+#include "llvm/TargetParser/Triple.h"
 
 namespace mote::codegen {
 
@@ -20,6 +21,12 @@ llvm::Value *emitIsNan(llvm::IRBuilderBase &builder, llvm::Value *x) {
 
 llvm::Value *emitRound(llvm::IRBuilderBase &builder, llvm::Value *x, RoundingMode mode) {
   llvm::Type *type = x->getType();
+  // AArch64 rounds to nearest even in one instruction (frintn), scalar or
+  // vector, with the same result for every input (a quantized model rounds
+  // each output so). Elsewhere llvm.roundeven may become a call to libm.
+  const llvm::Module *module = builder.GetInsertBlock()->getModule();
+  if (mode == RoundingMode::HalfToEven && llvm::Triple(module->getTargetTriple()).isAArch64())
+    return builder.CreateUnaryIntrinsic(llvm::Intrinsic::roundeven, x);
   const bool isDouble = type->getScalarType()->isDoubleTy();
   // Every float of magnitude >= 2^p is an integer; below it, adding and
   // subtracting 2^p rounds to an integer (to nearest even, the default mode).
