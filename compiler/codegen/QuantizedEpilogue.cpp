@@ -22,6 +22,8 @@
 // multiplies and adds with constants that cannot make one (no 0 * inf, no
 // inf - inf): a dequantized sum times its scales, plus a float bias.
 //
+// RISC-V keeps the zero point and clamp in floats and reads the integer from
+// the float's bits, with no conversion instruction (see emitRequantization).
 // x86 keeps the float steps: its saturating conversions to s32 lower one
 // lane at a time in LLVM 16, and the float clamp already vectorises there.
 //
@@ -138,7 +140,7 @@ std::optional<Requantization> matchRequantization(const hlo::Instruction &conver
 }
 
 bool roundsInIntegers(const llvm::Triple &triple) {
-  return triple.isAArch64() || triple.isARM() || triple.isThumb();
+  return triple.isAArch64() || triple.isARM() || triple.isThumb() || triple.isRISCV();
 }
 
 llvm::Value *ElementalEmitter::emitRequantization(const Requantization &match,
@@ -146,13 +148,29 @@ llvm::Value *ElementalEmitter::emitRequantization(const Requantization &match,
   llvm::IRBuilderBase &b = builder_;
   llvm::Value *rounded = emitRound(b, operandAt(*match.round, 0, index), RoundingMode::HalfToEven);
   llvm::Type *word = b.getInt32Ty();
+  llvm::Type *result = valueType(b.getContext(), convert.shape().elementType());
+  if (llvm::Triple(b.GetInsertBlock()->getModule()->getTargetTriple()).isRISCV()) {
+    // RISC-V: the zero point and the clamp in floats (exact: the value is an
+    // integer, and one too large to add exactly clamps the same), then the
+    // integer read from the bits of value + 1.5 * 2^23, which holds it in its
+    // low bits. No float-to-integer conversion: QEMU 7.2 aborts translating
+    // RVV's (vfcvt.rtz) in some code.
+    llvm::Type *type = rounded->getType();
+    auto real = [&](int64_t x) { return llvm::ConstantFP::get(type, double(x)); };
+    llvm::Value *value = b.CreateFAdd(rounded, real(match.zero));
+    value = b.CreateSelect(b.CreateFCmpOLT(value, real(match.low)), real(match.low), value);
+    value = b.CreateSelect(b.CreateFCmpOGT(value, real(match.high)), real(match.high), value);
+    value = b.CreateFAdd(value, llvm::ConstantFP::get(type, 0x1.8p23));
+    value = b.CreateSub(b.CreateBitCast(value, word), llvm::ConstantInt::get(word, 0x4B400000));
+    return b.CreateTrunc(value, result);
+  }
   llvm::Value *value =
       b.CreateIntrinsic(llvm::Intrinsic::fptosi_sat, {word, rounded->getType()}, {rounded});
   auto constant = [&](int64_t x) { return llvm::ConstantInt::get(word, x, /*isSigned=*/true); };
   value = b.CreateBinaryIntrinsic(llvm::Intrinsic::smax, value, constant(match.low - match.zero));
   value = b.CreateBinaryIntrinsic(llvm::Intrinsic::smin, value, constant(match.high - match.zero));
   value = b.CreateAdd(value, constant(match.zero));
-  return b.CreateTrunc(value, valueType(b.getContext(), convert.shape().elementType()));
+  return b.CreateTrunc(value, result);
 }
 
 } // namespace mote::codegen

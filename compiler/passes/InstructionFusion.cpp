@@ -251,6 +251,8 @@ private:
     if (group.members.size() >= kMaxGroupSize ||
         operandsWith(group, &producer) > kMaxGroupOperands)
       return false;
+    if (narrowsContractionForReduction(group, producer))
+      return false;
     for (auto [user, index] : users_.lookup(&producer))
       if (user == group.contraction)
         return false;
@@ -260,6 +262,30 @@ private:
       if (group.members.contains(user) && (rereadsOperand(*user, index) || group.reread.count(user)))
         return false;
     return true;
+  }
+
+  /// Whether `producer` narrows the result of an elementwise chain that
+  /// starts at a tiled contraction (a quantized layer's rescale to s8) and
+  /// `group` reduces it (a global average pool). Fused into the reduction,
+  /// the chain would leave the contraction's wide result in a buffer (s32:
+  /// four times the s8); kept out, the chain becomes the contraction's
+  /// output fusion and only its narrow result is stored.
+  bool narrowsContractionForReduction(const Group &group, const Instruction &producer) const {
+    const Opcode root = group.root->opcode();
+    if ((root != Opcode::Reduce && root != Opcode::ReduceWindow) ||
+        producer.opcode() != Opcode::Convert ||
+        hlo::storageBytes(producer.shape().elementType()) >=
+            hlo::storageBytes(producer.operand(0)->shape().elementType()))
+      return false;
+    llvm::SmallVector<const Instruction *, 8> worklist{producer.operand(0)};
+    for (int steps = 0; !worklist.empty() && steps < 16; ++steps) {
+      const Instruction *current = worklist.pop_back_val();
+      if (isContraction(*current))
+        return true;
+      if (hlo::opcodeKind(current->opcode()) == hlo::OpcodeKind::Elementwise)
+        worklist.append(current->operands().begin(), current->operands().end());
+    }
+    return false;
   }
 
   /// Whether `contraction` may join `group` as its output fusion's kernel:
