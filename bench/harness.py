@@ -18,11 +18,13 @@ import numpy as np
 
 import engines
 import machine
+from arm64_peer import build as arm64_peer_build
 import qemu_count
 import tables
 from engines import RunError, relative_error
 
-MODEL_NAMES = ["mlp", "ds-cnn", "mobilenet-block", "transformer", "gemm"]
+MODEL_NAMES = ["mlp", "ds-cnn", "mobilenet-block", "transformer", "gemm",
+               "mlp-int8", "ds-cnn-int8", "mobilenet-block-int8", "gemm-int8"]
 
 
 def log(message):
@@ -40,6 +42,16 @@ class BenchModel:
         self.hlo = os.path.join(folder, "model.hlo")
         self.inputs = [os.path.join(folder, name) for name in manifest["inputs"]]
         self.flops = manifest["flops"]
+        # Integer outputs: how many units a peer may differ by (None: the relative tolerance).
+        self.tolerance_units = manifest.get("peer_tolerance_units")
+        self.tolerance = 1e-4  # relative, set from the command line
+
+    def output_matches(self, value, reference):
+        """Whether a peer's output is close enough to Mote's (`reference`)."""
+        if self.tolerance_units is not None:
+            return value.shape == reference.shape and bool(
+                np.abs(value.astype(np.float64) - reference).max() <= self.tolerance_units)
+        return relative_error(value, reference) <= self.tolerance
         self.reference = None  # motec eval's output
         self.package = None
         self.sizes = {}
@@ -121,7 +133,8 @@ def probe(engine_list, models, threads_list, results, args, work):
                 if reference is None:
                     reference = model.reference
                 cell["error"] = relative_error(value, reference)
-                cell["ok"] = cell["error"] <= args.tolerance
+                cell["ok"] = (cell["error"] <= args.tolerance if engine.name == "mote"
+                              else model.output_matches(value, reference))
                 if engine.name == "mote":
                     mote_output = value.astype(np.float64)
                 per_round = args.seconds / args.rounds
@@ -198,6 +211,7 @@ def main(argv):
     features = host.mote_features()
     models = generate_models(os.path.join(work, "models"), args.models.split(","))
     for model in models:
+        model.tolerance = args.tolerance
         log(f"Mote: check, eval, compile, report {model.name}")
         prepare_mote(motec, model, features, out_dir)
 
@@ -220,9 +234,19 @@ def main(argv):
     counts = {}
     if args.qemu or args.qemu_only:
         plugin = qemu_count.build_plugin(args.icount_source, os.path.join(work, "bin"))
+        try:
+            arm64_peer = arm64_peer_build(work)
+        except RunError as error:
+            arm64_peer = None
+            log(f"note: XNNPACK arm64 is left out of the qemu counts:\n  {error}")
         for model in models:
             counts[model.name] = qemu_count.count_model(motec, bin_dir, plugin, model, out_dir,
                                                         model.reference, args.tolerance, log)
+            for cpu in qemu_count.PEER_CPUS if arm64_peer and "xnnpack" in args.peers else []:
+                counted = qemu_count.count_peer(*arm64_peer, plugin, model, cpu, out_dir,
+                                                model.reference, log)
+                if counted:
+                    counts[model.name][f"xnnpack {cpu}"] = (*counted, None)
 
     command = "bench/run.sh " + shlex.join(argv[2:] if argv[:1] == ["--build-dir"] else argv)
     context = {"machine": host, "features": features, "load": (load_before, machine.load_average()),
