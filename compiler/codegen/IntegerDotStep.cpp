@@ -132,8 +132,9 @@ llvm::Value *IntegerDotStep::addProducts(llvm::Value *sums, llvm::Value *lhs,
 
 llvm::Value *IntegerDotStep::products(llvm::Value *lhs, llvm::Value *rhs) const {
   // A product of two bytes is exact in 16 bits: vectors multiply twice as
-  // many lanes at that width.
-  const unsigned bits = lhsBits_ == 8 && rhsBits_ == 8 && lanesOf(lhs) > 1 ? 16 : 32;
+  // many lanes at that width. Not on Helium, whose 16-bit products LLVM 16
+  // widens lane by lane; bytes load straight into 32-bit lanes there.
+  const unsigned bits = lhsBits_ == 8 && rhsBits_ == 8 && lanesOf(lhs) > 1 && !has("mve") ? 16 : 32;
   return b_.CreateMul(extend(lhs, bits, lhsSigned_), extend(rhs, bits, rhsSigned_));
 }
 

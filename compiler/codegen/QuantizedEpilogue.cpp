@@ -13,19 +13,17 @@
 //   q = clamp(lo - zp, i, hi - zp) + zp -> s8
 //
 // (exact for every other m, infinities included: the saturated integer
-// clamps like the float would), which AArch64 and Arm compute with one
-// rounding conversion (fcvtns, vcvtn) and integer lanes instead of a float
-// add, two float compares and a conversion. The multiply by the scale, the
+// clamps like the float would), with integer lanes instead of a float add,
+// two float compares and a conversion. The multiply by the scale, the
 // rounding and their order stay as the HLO says.
 //
 // m cannot be NaN when it is built from integers converted to floats by
 // multiplies and adds with constants that cannot make one (no 0 * inf, no
 // inf - inf): a dequantized sum times its scales, plus a float bias.
 //
-// RISC-V keeps the zero point and clamp in floats and reads the integer from
-// the float's bits, with no conversion instruction (see emitRequantization).
-// x86 keeps the float steps: its saturating conversions to s32 lower one
-// lane at a time in LLVM 16, and the float clamp already vectorises there.
+// Arm and RISC-V round by adding 1.5 * 2^23 and read the integer from the
+// float's bits (see emitRequantization). x86 keeps the float steps: its saturating conversions to
+// s32 lower one lane at a time in LLVM 16, and the float clamp already vectorises there.
 //
 //===----------------------------------------------------------------------===//
 
@@ -146,31 +144,34 @@ bool roundsInIntegers(const llvm::Triple &triple) {
 llvm::Value *ElementalEmitter::emitRequantization(const Requantization &match,
                                                   const hlo::Instruction &convert, IndexRef index) {
   llvm::IRBuilderBase &b = builder_;
-  llvm::Value *rounded = emitRound(b, operandAt(*match.round, 0, index), RoundingMode::HalfToEven);
+  llvm::Value *scaled = operandAt(*match.round, 0, index);
   llvm::Type *word = b.getInt32Ty();
-  llvm::Type *result = valueType(b.getContext(), convert.shape().elementType());
-  if (llvm::Triple(b.GetInsertBlock()->getModule()->getTargetTriple()).isRISCV()) {
-    // RISC-V: the zero point and the clamp in floats (exact: the value is an
-    // integer, and one too large to add exactly clamps the same), then the
-    // integer read from the bits of value + 1.5 * 2^23, which holds it in its
-    // low bits. No float-to-integer conversion: QEMU 7.2 aborts translating
-    // RVV's (vfcvt.rtz) in some code.
-    llvm::Type *type = rounded->getType();
-    auto real = [&](int64_t x) { return llvm::ConstantFP::get(type, double(x)); };
-    llvm::Value *value = b.CreateFAdd(rounded, real(match.zero));
-    value = b.CreateSelect(b.CreateFCmpOLT(value, real(match.low)), real(match.low), value);
-    value = b.CreateSelect(b.CreateFCmpOGT(value, real(match.high)), real(match.high), value);
-    value = b.CreateFAdd(value, llvm::ConstantFP::get(type, 0x1.8p23));
-    value = b.CreateSub(b.CreateBitCast(value, word), llvm::ConstantInt::get(word, 0x4B400000));
-    return b.CreateTrunc(value, result);
+  llvm::Value *value;
+  if (llvm::Triple(b.GetInsertBlock()->getModule()->getTargetTriple()).isAArch64()) {
+    // frintn and a saturating fcvtzs.
+    llvm::Value *rounded = emitRound(b, scaled, RoundingMode::HalfToEven);
+    value = b.CreateIntrinsic(llvm::Intrinsic::fptosi_sat, {word, rounded->getType()}, {rounded});
+  } else {
+    // Arm and RISC-V: with |m| clamped to 2^22 (beyond which every value
+    // clamps to lo or hi below anyway), m + 1.5 * 2^23 rounds m to nearest
+    // even in the default rounding mode and holds the integer in its low
+    // bits. No rounding or conversion instruction, so vectors stay vectors
+    // (LLVM 16 splits Helium's copysign lane by lane), and no vfcvt.rtz
+    // (QEMU 7.2 aborts translating it in some RVV code).
+    llvm::Type *type = scaled->getType();
+    llvm::Value *limit = llvm::ConstantFP::get(type, 0x1p22);
+    llvm::Value *negativeLimit = llvm::ConstantFP::get(type, -0x1p22);
+    llvm::Value *bounded =
+        b.CreateSelect(b.CreateFCmpOLT(scaled, negativeLimit), negativeLimit, scaled);
+    bounded = b.CreateSelect(b.CreateFCmpOGT(bounded, limit), limit, bounded);
+    llvm::Value *shifted = b.CreateFAdd(bounded, llvm::ConstantFP::get(type, 0x1.8p23));
+    value = b.CreateSub(b.CreateBitCast(shifted, word), llvm::ConstantInt::get(word, 0x4B400000));
   }
-  llvm::Value *value =
-      b.CreateIntrinsic(llvm::Intrinsic::fptosi_sat, {word, rounded->getType()}, {rounded});
   auto constant = [&](int64_t x) { return llvm::ConstantInt::get(word, x, /*isSigned=*/true); };
   value = b.CreateBinaryIntrinsic(llvm::Intrinsic::smax, value, constant(match.low - match.zero));
   value = b.CreateBinaryIntrinsic(llvm::Intrinsic::smin, value, constant(match.high - match.zero));
   value = b.CreateAdd(value, constant(match.zero));
-  return b.CreateTrunc(value, result);
+  return b.CreateTrunc(value, valueType(b.getContext(), convert.shape().elementType()));
 }
 
 } // namespace mote::codegen

@@ -3,7 +3,6 @@
 #include "codegen/ScalarOps.h"
 
 #include "llvm/IR/Intrinsics.h"
-#include "llvm/TargetParser/Triple.h"
 
 namespace mote::codegen {
 
@@ -21,11 +20,11 @@ llvm::Value *emitIsNan(llvm::IRBuilderBase &builder, llvm::Value *x) {
 
 llvm::Value *emitRound(llvm::IRBuilderBase &builder, llvm::Value *x, RoundingMode mode) {
   llvm::Type *type = x->getType();
-  // AArch64 rounds to nearest even in one instruction (frintn), scalar or
-  // vector, with the same result for every input (a quantized model rounds
-  // each output so). Elsewhere llvm.roundeven may become a call to libm.
+  // One instruction where the target has it (kNativeRoundEvenFlag), scalar
+  // or vector, with the same result for every input (a quantized model
+  // rounds each output so).
   const llvm::Module *module = builder.GetInsertBlock()->getModule();
-  if (mode == RoundingMode::HalfToEven && llvm::Triple(module->getTargetTriple()).isAArch64())
+  if (mode == RoundingMode::HalfToEven && module->getModuleFlag(kNativeRoundEvenFlag))
     return builder.CreateUnaryIntrinsic(llvm::Intrinsic::roundeven, x);
   const bool isDouble = type->getScalarType()->isDoubleTy();
   // Every float of magnitude >= 2^p is an integer; below it, adding and
