@@ -16,6 +16,7 @@ import time
 
 import numpy as np
 
+import cortex_m
 import engines
 import machine
 from arm64_peer import build as arm64_peer_build
@@ -185,6 +186,9 @@ def parse_args(argv):
     parser.add_argument("--qemu", action="store_true",
                         help="also count guest instructions per inference under qemu-user")
     parser.add_argument("--qemu-only", action="store_true", help="only the qemu counts")
+    parser.add_argument("--cortex-m", action="store_true",
+                        help="also count DS-CNN int8 on Cortex-M4 and M55 under qemu-system-arm, "
+                             "against CMSIS-NN (cortex_m.py)")
     parser.add_argument("--icount-source", default=os.path.join(
         os.path.dirname(engines.ROOT), "shared", "tools", "qemu-icount.c"),
         help="the qemu-icount plugin's source (default ../shared/tools/qemu-icount.c)")
@@ -248,12 +252,25 @@ def main(argv):
                 if counted:
                     counts[model.name][f"xnnpack {cpu}"] = (*counted, None)
 
+    cortex_m_counts = {}
+    if args.cortex_m:
+        model = next((m for m in models if m.name == "ds-cnn-int8"), None)
+        if model is None:
+            log("note: --cortex-m measures ds-cnn-int8, which --models leaves out")
+        else:
+            plugin = qemu_count.build_plugin(args.icount_source, os.path.join(work, "bin"))
+            try:
+                cortex_m_counts = cortex_m.measure(motec, model, plugin,
+                                                   os.path.join(work, "cortex-m"), log)
+            except RunError as error:
+                log(f"note: the Cortex-M comparison failed:\n  {error}")
+
     command = "bench/run.sh " + shlex.join(argv[2:] if argv[:1] == ["--build-dir"] else argv)
     context = {"machine": host, "features": features, "load": (load_before, machine.load_average()),
                "minutes": (time.time() - started) / 60, "command": command,
                "build_dir": args.build_dir, "tolerance": args.tolerance,
                "seconds": args.seconds, "rounds": args.rounds}
-    report = tables.Report(models, engine_list, results, counts, context)
+    report = tables.Report(models, engine_list, results, counts, context, cortex_m_counts)
     print(report.render())
     with open(os.path.join(work, "results.json"), "w") as f:
         json.dump(report.as_json(), f, indent=1)

@@ -54,9 +54,10 @@ def library_of(engine):
 
 
 class Report:
-    def __init__(self, models, engines, results, counts, context):
+    def __init__(self, models, engines, results, counts, context, cortex_m=None):
         self.models, self.engines, self.results = models, engines, results
         self.counts, self.context = counts, context
+        self.cortex_m = cortex_m or {}
         self.threads = sorted({k[2] for k in results.cells})
 
     def render(self):
@@ -69,6 +70,8 @@ class Report:
             lines += self.gemm() + self.sizes() + self.checks()
         if self.counts:
             lines += self.qemu()
+        if self.cortex_m:
+            lines += self.cortex_m_table()
         lines += ["", "Reproduce: " + self.reproduce()]
         return "\n".join(lines)
 
@@ -240,6 +243,24 @@ class Report:
                        f"XNNPACK {cpu}", "ratio"]
         return lines + grid(header, rows)
 
+    def cortex_m_table(self):
+        lines = ["", "DS-CNN int8 on Cortex-M under qemu-system-arm: guest instructions per "
+                 "inference (qemu-icount, an image running it twice minus one running it once) "
+                 "and RAM besides the input and output: Mote's arena against CMSIS-NN's "
+                 "activation and context buffers (cortex_m.py)"]
+        rows = []
+        for cpu, r in self.cortex_m.items():
+            mote, cmsis = r["mote"], r["cmsis-nn"]
+            rows.append([cpu, f"{mote[0]:,}" + ("" if r["mote_exact"] else " !"),
+                         f"{cmsis[0]:,}", ratio(mote[0] / cmsis[0]), f"{mote[1]:,}",
+                         f"{cmsis[1]:,}", f"{r['cmsis_difference']}"])
+        lines += grid(["cpu", "Mote", "CMSIS-NN s8", "ratio", "Mote arena B",
+                       "CMSIS-NN buffers B", "outputs differ by"], rows)
+        lines.append("Mote's output equals motec eval's (! where not); CMSIS-NN requantizes in "
+                     "fixed point and keeps the pool's scale, so its outputs differ by a unit or "
+                     "two")
+        return lines
+
     def reproduce(self):
         build = self.context["build_dir"]
         default = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
@@ -257,4 +278,5 @@ class Report:
                 "qemu_instructions": {m: {k: v[0] for k, v in c.items()}
                                       for m, c in self.counts.items()},
                 "peers": {e.name: e.info for e in self.engines[1:]},
+                "cortex_m": self.cortex_m,
                 "command": self.reproduce()}
