@@ -423,6 +423,8 @@ private:
   /// to its sums.
   void emitRowProducts(Tile &tile, llvm::Value *kOffset[2]) {
     const int64_t width = sumOf(tile.widths);
+    if (byteQuads(tile))
+      return emitByteQuads(tile, kOffset);
     llvm::Value *operands[2] = {};
     for (unsigned r = 0; r < tile.rows; ++r) {
       for (int side = 0; side < 2; ++side) {
@@ -454,6 +456,38 @@ private:
         llvm::Value *sum = b_.CreateLoad(slot->getAllocatedType(), slot);
         b_.CreateStore(step_.addProductValues(sum, share), slot);
       }
+    }
+  }
+
+  /// Whether a tile's rows are four scalar sums over bytes both operands
+  /// hold contiguously (a depthwise convolution's channels on a Cortex-M4).
+  bool byteQuads(const Tile &tile) const {
+    return step_.addsByteQuads() && tile.widths.size() == 4 &&
+           llvm::all_of(tile.widths, [](unsigned width) { return width == 1; }) &&
+           plan_.operand[0].column == 1 && plan_.operand[1].column == 1;
+  }
+
+  /// One contracting index of such a tile: a word of each operand a row.
+  void emitByteQuads(Tile &tile, llvm::Value *kOffset[2]) {
+    llvm::Value *words[2] = {};
+    for (unsigned r = 0; r < tile.rows; ++r) {
+      for (int side = 0; side < 2; ++side) {
+        const OperandStrides &strides = plan_.operand[side];
+        if (r > 0 && strides.row == 0)
+          continue;
+        llvm::Value *address =
+            gep(side, side == 0 ? tile.lhs : base_[side],
+                add(add(mul(add(tile.row, index(r)), strides.row), kOffset[side]), tile.column));
+        words[side] = b_.CreateAlignedLoad(b_.getInt32Ty(), address, llvm::Align(1));
+      }
+      llvm::Value *sums[4];
+      for (size_t v = 0; v < 4; ++v) {
+        llvm::AllocaInst *slot = tile.sums[r * 4 + v];
+        sums[v] = b_.CreateLoad(slot->getAllocatedType(), slot);
+      }
+      step_.addByteQuad(sums, words[0], words[1]);
+      for (size_t v = 0; v < 4; ++v)
+        b_.CreateStore(sums[v], tile.sums[r * 4 + v]);
     }
   }
 
@@ -578,9 +612,14 @@ ContractionTiling chooseIntegerTiling(const ContractionPlan &plan, const llvm::T
   default:
     break;
   }
-  // Thumb without vectors has about a dozen free registers.
-  if (isArmM(triple) && !(spec && target::hasFeature(*spec, "mve.fp")))
-    return scalarTiling(plan, 2, 2);
+  // Thumb without vectors has about a dozen free registers; a depthwise
+  // convolution's bytes go four channels a word (IntegerDotStep::addByteQuad).
+  if (isArmM(triple) && !(spec && target::hasFeature(*spec, "mve.fp"))) {
+    const bool quads = form == IntegerDotForm::Widening && isByte(plan.lhsType) &&
+                       isByte(plan.rhsType) && plan.operand[0].column == 1 &&
+                       plan.operand[1].column == 1 && spec && target::hasFeature(*spec, "dsp");
+    return quads ? scalarTiling(plan, 1, 4) : scalarTiling(plan, 2, 2);
+  }
   const VectorRegisters registers = vectorRegisters(triple, spec);
   if (form == IntegerDotForm::Widening && isByte(plan.lhsType) && isByte(plan.rhsType) &&
       registers.bytes >= 16 && rowsAlongColumns(plan))

@@ -86,7 +86,27 @@ IntegerDotStep::IntegerDotStep(llvm::IRBuilderBase &builder, IntegerDotForm form
       lhsSigned_(hlo::isSignedInteger(plan.lhsType) != (lhsOffset_ != 0)),
       rhsSigned_(hlo::isSignedInteger(plan.rhsType)), lhsBits_(hlo::bitWidth(plan.lhsType)),
       rhsBits_(hlo::bitWidth(plan.rhsType)) {
-  (void)triple;
+  byteQuads_ = (triple.isARM() || triple.isThumb()) && lhsBits_ == 8 && rhsBits_ == 8 &&
+               !lhsOffset_ && has("dsp") && !has("mve");
+}
+
+void IntegerDotStep::addByteQuad(llvm::MutableArrayRef<llvm::Value *> sums, llvm::Value *lhs,
+                                 llvm::Value *rhs) const {
+  // sxtb16 takes bytes 0 and 2 as 16-bit halves (bytes 1 and 3 after a
+  // rotation by 8); smlabb multiplies the bottom halves, smlatt the tops.
+  auto halves = [&](llvm::Value *word, bool isSigned, bool rotated) {
+    if (rotated)
+      word = b_.CreateIntrinsic(llvm::Intrinsic::fshr, {word->getType()},
+                                {word, word, b_.getInt32(8)});
+    return b_.CreateIntrinsic(isSigned ? llvm::Intrinsic::arm_sxtb16 : llvm::Intrinsic::arm_uxtb16,
+                              {}, {word});
+  };
+  for (bool rotated : {false, true}) {
+    llvm::Value *a = halves(lhs, lhsSigned_, rotated), *b = halves(rhs, rhsSigned_, rotated);
+    const size_t low = rotated ? 1 : 0;
+    sums[low] = b_.CreateIntrinsic(llvm::Intrinsic::arm_smlabb, {}, {a, b, sums[low]});
+    sums[low + 2] = b_.CreateIntrinsic(llvm::Intrinsic::arm_smlatt, {}, {a, b, sums[low + 2]});
+  }
 }
 
 bool IntegerDotStep::has(llvm::StringRef feature) const {

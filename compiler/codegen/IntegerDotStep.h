@@ -47,6 +47,15 @@ public:
   llvm::Value *products(llvm::Value *lhs, llvm::Value *rhs) const;
   llvm::Value *addProductValues(llvm::Value *sums, llvm::Value *products) const;
 
+  /// Whether addByteQuad applies: a Cortex-M with the DSP extension and no
+  /// Helium, byte operands.
+  bool addsByteQuads() const { return byteQuads_; }
+  /// The four scalar `sums` plus the products of the four bytes of `lhs` and
+  /// `rhs` (i32 words), byte by byte: sxtb16 / uxtb16 and smlabb / smlatt,
+  /// ten instructions for four products.
+  void addByteQuad(llvm::MutableArrayRef<llvm::Value *> sums, llvm::Value *lhs,
+                   llvm::Value *rhs) const;
+
   /// `sums` (L lanes of s32) plus, in each lane l, the products of lhs and
   /// rhs elements l * G ... l * G + G - 1. Both are vectors of L * G
   /// elements (or scalars when L * G is 1); the lhs already adjusted.
@@ -70,6 +79,7 @@ private:
   unsigned group_ = 1;
   int lhsOffset_ = 0;
   bool lhsSigned_, rhsSigned_; ///< as the instructions see them (the lhs after adjustLhs)
+  bool byteQuads_ = false;
   unsigned lhsBits_, rhsBits_;
 };
 
