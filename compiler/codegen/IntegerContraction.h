@@ -19,6 +19,9 @@
 ///   x86 SSE2..BW    16/8/4  2   vpmaddwd on operands sign- or zero-extended to s16
 ///   AArch64 dotprod 4       4   sdot / udot (usdot with +i8mm)
 ///   AArch64 NEON    4       2   smull + sadalp (8-bit x 8-bit into s16 is exact)
+///   AArch64 NEON    1       16  smull + smlal2 + sadalp into four partial sums
+///                               a column, added up at the end (smull2 and a
+///                               second sadalp where the weights hold -128)
 ///   Cortex-M DSP    1       4   sxtb16 / uxtb16 + 2 x smlad
 ///   Cortex-M55 MVE  1       16  vmladava (16 products into one s32)
 ///   widening        any     1   products widened to s32 (LLVM picks the
@@ -68,6 +71,7 @@ enum class IntegerDotForm {
   X86MaddWords,
   ArmDot,
   ArmMultiplyPairs,
+  ArmPartialSums,
   ArmDsp,
   MveReduce,
 };

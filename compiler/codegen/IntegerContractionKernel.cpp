@@ -235,6 +235,7 @@ private:
       offset += width;
     }
     llvm::Type *i32 = b_.getInt32Ty();
+    const unsigned sumLanes = step_.sumLanes();
     for (unsigned r = 0; r < rows; ++r)
       for (size_t v = 0; v < widths.size(); ++v) {
         llvm::Type *type = vectorOf(i32, widths[v]);
@@ -244,6 +245,11 @@ private:
               type,
               b_.CreateGEP(i32, packed_.initialSums, add(tile.column, index(tile.offsets[v]))),
               llvm::Align(4));
+        if (sumLanes > 1) { // partial sums, the start in the first lane
+          type = vectorOf(i32, widths[v] * sumLanes);
+          initial =
+              b_.CreateInsertElement(llvm::Constant::getNullValue(type), initial, uint64_t(0));
+        }
         llvm::AllocaInst *sum = local_(type);
         b_.CreateStore(initial, sum);
         tile.sums.push_back(sum);
@@ -524,6 +530,8 @@ private:
       for (size_t v = 0; v < tile.widths.size(); ++v) {
         llvm::AllocaInst *slot = tile.sums[r * tile.widths.size() + v];
         llvm::Value *sums = b_.CreateLoad(slot->getAllocatedType(), slot);
+        if (step_.sumLanes() > 1)
+          sums = b_.CreateAddReduce(sums);
         if (tile.stageColumn) {
           llvm::Value *position = add(index(r * stageWidth_ + tile.offsets[v]), tile.stageColumn);
           b_.CreateAlignedStore(sums, b_.CreateGEP(b_.getInt32Ty(), stage_, position),
@@ -570,6 +578,8 @@ llvm::StringRef integerDotFormName(IntegerDotForm form) {
     return "arm-dot";
   case IntegerDotForm::ArmMultiplyPairs:
     return "arm-multiply-pairs";
+  case IntegerDotForm::ArmPartialSums:
+    return "arm-partial-sums";
   case IntegerDotForm::ArmDsp:
     return "arm-dsp";
   case IntegerDotForm::MveReduce:
@@ -588,8 +598,13 @@ IntegerDotForm chooseIntegerDotForm(const ContractionPlan &plan, const llvm::Tri
   if (triple.isX86())
     return has("avx512vnni") || has("avxvnni") ? IntegerDotForm::X86Vnni
                                                : IntegerDotForm::X86MaddWords;
-  if (triple.isAArch64())
-    return has("dotprod") ? IntegerDotForm::ArmDot : IntegerDotForm::ArmMultiplyPairs;
+  if (triple.isAArch64()) {
+    if (has("dotprod"))
+      return IntegerDotForm::ArmDot;
+    // Rows of whole 16-byte groups: partial sums a column; else pairs.
+    return plan.contractingDims.back() % 16 == 0 ? IntegerDotForm::ArmPartialSums
+                                                 : IntegerDotForm::ArmMultiplyPairs;
+  }
   if (isArmM(triple)) {
     if (has("mve"))
       return IntegerDotForm::MveReduce;
@@ -609,6 +624,9 @@ ContractionTiling chooseIntegerTiling(const ContractionPlan &plan, const llvm::T
     return scalarTiling(plan, 4, 2);
   case IntegerDotForm::ArmDsp:
     return scalarTiling(plan, 2, 2);
+  case IntegerDotForm::ArmPartialSums:
+    // Sixteen sums of four lanes, four lhs and four rhs vectors, products.
+    return scalarTiling(plan, 4, 4);
   default:
     break;
   }

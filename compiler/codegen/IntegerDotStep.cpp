@@ -36,6 +36,7 @@ SignRule signRule(IntegerDotForm form, bool hasI8mm) {
   case IntegerDotForm::ArmDot:
     return hasI8mm ? SignRule::AsGiven : SignRule::Matching;
   case IntegerDotForm::ArmMultiplyPairs:
+  case IntegerDotForm::ArmPartialSums:
   case IntegerDotForm::MveReduce:
     return SignRule::Matching;
   default:
@@ -53,6 +54,7 @@ unsigned groupOf(IntegerDotForm form) {
   case IntegerDotForm::ArmMultiplyPairs:
     return 2;
   case IntegerDotForm::MveReduce:
+  case IntegerDotForm::ArmPartialSums:
     return 16;
   case IntegerDotForm::Widening:
     return 1;
@@ -88,6 +90,11 @@ IntegerDotStep::IntegerDotStep(llvm::IRBuilderBase &builder, IntegerDotForm form
       rhsBits_(hlo::bitWidth(plan.rhsType)) {
   byteQuads_ = (triple.isARM() || triple.isThumb()) && lhsBits_ == 8 && rhsBits_ == 8 &&
                !lhsOffset_ && has("dsp") && !has("mve");
+  if (form == IntegerDotForm::ArmPartialSums && lhsSigned_ && rhsSigned_ && plan.rhsValues) {
+    pairsInWords_ = true;
+    for (int64_t i = 0, n = plan.rhsValues->elementCount(); i < n && pairsInWords_; ++i)
+      pairsInWords_ = plan.rhsValues->getAsInt64(i) != -128;
+  }
 }
 
 void IntegerDotStep::addByteQuad(llvm::MutableArrayRef<llvm::Value *> sums, llvm::Value *lhs,
@@ -140,6 +147,8 @@ llvm::Value *IntegerDotStep::addProducts(llvm::Value *sums, llvm::Value *lhs,
     return addArmDot(sums, lhs, rhs);
   case IntegerDotForm::ArmMultiplyPairs:
     return addArmMultiplyPairs(sums, lhs, rhs);
+  case IntegerDotForm::ArmPartialSums:
+    return addArmPartialSums(sums, lhs, rhs);
   case IntegerDotForm::ArmDsp:
     return addArmDsp(sums, lhs, rhs);
   case IntegerDotForm::MveReduce:
@@ -244,6 +253,31 @@ llvm::Value *IntegerDotStep::addArmMultiplyPairs(llvm::Value *sums, llvm::Value 
                                                      : llvm::Intrinsic::aarch64_neon_uaddlp,
                                           {sums->getType(), products->getType()}, {products});
   return b_.CreateAdd(sums, pairs);
+}
+
+llvm::Value *IntegerDotStep::addArmPartialSums(llvm::Value *sums, llvm::Value *lhs,
+                                               llvm::Value *rhs) const {
+  if (lanesOf(sums) != 4 || lanesOf(lhs) != 16)
+    return addWidened(sums, lhs, rhs);
+  // smull (umull) of each half of the 16 bytes: eight 16-bit products each;
+  // with pairsInWords_ the two halves add in 16 bits (smlal2) before
+  // sadalp widens adjacent pairs into the four partial sums.
+  llvm::Value *halves[2];
+  for (int half = 0; half < 2; ++half) {
+    llvm::SmallVector<int, 8> lanes;
+    for (int lane = 0; lane < 8; ++lane)
+      lanes.push_back(half * 8 + lane);
+    halves[half] = b_.CreateMul(extend(b_.CreateShuffleVector(lhs, lanes), 16, lhsSigned_),
+                                extend(b_.CreateShuffleVector(rhs, lanes), 16, rhsSigned_));
+  }
+  auto pairs = [&](llvm::Value *products) {
+    return b_.CreateIntrinsic(lhsSigned_ ? llvm::Intrinsic::aarch64_neon_saddlp
+                                         : llvm::Intrinsic::aarch64_neon_uaddlp,
+                              {sums->getType(), products->getType()}, {products});
+  };
+  if (pairsInWords_)
+    return b_.CreateAdd(sums, pairs(b_.CreateAdd(halves[0], halves[1])));
+  return b_.CreateAdd(b_.CreateAdd(sums, pairs(halves[0])), pairs(halves[1]));
 }
 
 llvm::Value *IntegerDotStep::addArmDsp(llvm::Value *sums, llvm::Value *lhs,

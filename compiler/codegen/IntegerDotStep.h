@@ -47,6 +47,10 @@ public:
   llvm::Value *products(llvm::Value *lhs, llvm::Value *rhs) const;
   llvm::Value *addProductValues(llvm::Value *sums, llvm::Value *products) const;
 
+  /// s32 lanes each sum holds: partial sums added up when the tile is
+  /// stored (4 for ArmPartialSums), else 1.
+  unsigned sumLanes() const { return form_ == IntegerDotForm::ArmPartialSums ? 4 : 1; }
+
   /// Whether addByteQuad applies: a Cortex-M with the DSP extension and no
   /// Helium, byte operands.
   bool addsByteQuads() const { return byteQuads_; }
@@ -67,6 +71,7 @@ private:
   llvm::Value *addX86MaddWords(llvm::Value *sums, llvm::Value *lhs, llvm::Value *rhs) const;
   llvm::Value *addArmDot(llvm::Value *sums, llvm::Value *lhs, llvm::Value *rhs) const;
   llvm::Value *addArmMultiplyPairs(llvm::Value *sums, llvm::Value *lhs, llvm::Value *rhs) const;
+  llvm::Value *addArmPartialSums(llvm::Value *sums, llvm::Value *lhs, llvm::Value *rhs) const;
   llvm::Value *addArmDsp(llvm::Value *sums, llvm::Value *lhs, llvm::Value *rhs) const;
   llvm::Value *addMveReduce(llvm::Value *sums, llvm::Value *lhs, llvm::Value *rhs) const;
   /// `values` sign- or zero-extended (by `isSigned`) to elements of `bits`.
@@ -80,6 +85,9 @@ private:
   int lhsOffset_ = 0;
   bool lhsSigned_, rhsSigned_; ///< as the instructions see them (the lhs after adjustLhs)
   bool byteQuads_ = false;
+  /// Two byte products add exactly in s16: both operands signed and the
+  /// constant rhs free of -128 (so |each product| <= 128 * 127).
+  bool pairsInWords_ = false;
   unsigned lhsBits_, rhsBits_;
 };
 
