@@ -4,7 +4,8 @@
 #   build   compiler build: LLVM 16, clang-16, lld-16 and their development files
 #   test    test tools: doctest, lit's python3, libFuzzer runtime, ninja
 #   cross   cross toolchains and QEMU (code generation and runtime tests)
-#   bench   peers measured by bench/ (XNNPACK, Eigen, OpenBLAS, PyTorch)
+#   bench   peers measured by bench/ (XNNPACK, Eigen, OpenBLAS, PyTorch), and arm64 as a
+#           dpkg architecture so bench --qemu can download Debian's arm64 XNNPACK
 # With no group: build and test.
 set -euo pipefail
 
@@ -26,6 +27,16 @@ for group in "${groups[@]}"; do
                       python3-torch python3-numpy python3-sklearn) ;;
     *) echo "install-deps: unknown group '$group' (build, test, cross, bench)" >&2; exit 2 ;;
   esac
+done
+
+# bench --qemu downloads Debian's arm64 XNNPACK (never installs it): apt must know arm64.
+for group in "${groups[@]}"; do
+  if [ "$group" = bench ] && ! dpkg --print-foreign-architectures | grep -qx arm64; then
+    sudo=""
+    [ "$(id -u)" -ne 0 ] && sudo="sudo"
+    $sudo dpkg --add-architecture arm64
+    $sudo apt-get update -qq
+  fi
 done
 
 missing=()
