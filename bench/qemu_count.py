@@ -21,10 +21,15 @@ from engines import RunError, compile_if_stale, relative_error
 
 VECTOR_CPU = ["-cpu", "rv64,v=true,vext_spec=v1.0,vlen=128"]
 
-# (label, triple, extra motec features, emulator command, mote-run binary name)
+# (label, triple, extra motec features, emulator command, mote-run binary name). QEMU's
+# default AArch64 CPU is `max`: each AArch64 row names its CPU.
 TARGETS = [
     ("aarch64", "aarch64-linux-gnu", "",
-     ["qemu-aarch64", "-L", "/usr/aarch64-linux-gnu"], "mote-run-aarch64-linux-gnu"),
+     ["qemu-aarch64", "-cpu", "cortex-a57", "-L", "/usr/aarch64-linux-gnu"],
+     "mote-run-aarch64-linux-gnu"),
+    ("aarch64+dotprod", "aarch64-linux-gnu", "+dotprod,+i8mm",
+     ["qemu-aarch64", "-cpu", "max", "-L", "/usr/aarch64-linux-gnu"],
+     "mote-run-aarch64-linux-gnu"),
     ("riscv64", "riscv64-linux-gnu", "",
      ["qemu-riscv64", "-L", "/usr/riscv64-linux-gnu"], "mote-run-riscv64-linux-gnu"),
     ("riscv64+v", "riscv64-linux-gnu", "+v",
@@ -34,10 +39,14 @@ TARGETS = [
      ["qemu-riscv64", "-cpu", "rv64,v=true,vext_spec=v1.0,vlen=256", "-L",
       "/usr/riscv64-linux-gnu"], "mote-run-riscv64-linux-gnu"),
 ]
-TARGET_NOTES = {"aarch64": "generic AArch64 with NEON",
+TARGET_NOTES = {"aarch64": "NEON, -cpu cortex-a57",
+                "aarch64+dotprod": "+dotprod,+i8mm, -cpu max",
                 "riscv64": "rv64gc, scalar",
                 "riscv64+v": "rv64gcv, VLEN=128",
                 "riscv64+v256": "rv64gcv compiled for VLEN>=256 (+zvl256b), run at VLEN=256"}
+
+# The CPUs XNNPACK arm64 runs on, each beside Mote's AArch64 row of its features.
+PEER_CPUS = ["cortex-a57", "max"]
 
 INSNS = re.compile(r"insns total=([0-9]+)")
 
@@ -58,6 +67,23 @@ def count(argv, timeout):
     if done.returncode != 0 or not match:
         raise RunError(f"exit {done.returncode}: {shlex.join(argv)}\n{done.stderr.strip()[-400:]}")
     return int(match.group(1))
+
+
+def count_peer(peer, libs, plugin, model, cpu, work, reference, log, timeout=1800):
+    """(instructions per inference, output ok) of XNNPACK arm64 (arm64_peer.py) on `cpu`, or
+    None when it has no such model or fails."""
+    run = ["qemu-aarch64", "-cpu", cpu, "-L", "/usr/aarch64-linux-gnu", "-E",
+           f"LD_LIBRARY_PATH={libs}", "-plugin", plugin, "-d", "plugin", peer,
+           "--model", model.name, "--dir", model.dir]
+    output = os.path.join(work, f"{model.name}-xnnpack-arm64-{cpu}.npy")
+    log(f"  qemu XNNPACK arm64 {cpu}: {model.name}")
+    try:
+        one = count(run + ["--bench", "1", "--output", output], timeout)
+        two = count(run + ["--bench", "2"], timeout)
+    except RunError as error:
+        log(f"note: XNNPACK arm64 {cpu} {model.name} failed: {error}")
+        return None
+    return two - one, model.output_matches(np.load(output), reference)
 
 
 def count_model(motec, bin_dir, plugin, model, work, reference, tolerance, log, timeout=1800):

@@ -5,7 +5,8 @@
 #   test    test tools: doctest, lit's python3 and NumPy, libFuzzer runtime,
 #           Graphviz (motec report --graph)
 #   cross   cross toolchains and QEMU (code generation and runtime tests)
-#   bench   peers measured by bench/ (XNNPACK, Eigen, OpenBLAS, PyTorch)
+#   bench   peers measured by bench/ (XNNPACK, Eigen, OpenBLAS, PyTorch), and arm64 as a
+#           dpkg architecture so bench --qemu can download Debian's arm64 XNNPACK
 # With no group: build and test. --list prints the groups' packages, one a
 # line, and installs nothing (tests check them against what configuring needs).
 set -euo pipefail
@@ -39,6 +40,16 @@ if [ $list -eq 1 ]; then
   printf '%s\n' "${packages[@]}" | sort -u
   exit 0
 fi
+
+# bench --qemu downloads Debian's arm64 XNNPACK (never installs it): apt must know arm64.
+for group in "${groups[@]}"; do
+  if [ "$group" = bench ] && ! dpkg --print-foreign-architectures | grep -qx arm64; then
+    sudo=""
+    [ "$(id -u)" -ne 0 ] && sudo="sudo"
+    $sudo dpkg --add-architecture arm64
+    $sudo apt-get update -qq
+  fi
+done
 
 missing=()
 for package in "${packages[@]}"; do

@@ -15,7 +15,9 @@
 #include "codegen/ContractionKernel.h"
 
 #include "codegen/ContractionTiling.h"
+#include "codegen/IntegerContraction.h"
 #include "codegen/LoopNest.h"
+#include "passes/ContractionTypes.h"
 
 namespace mote::codegen {
 
@@ -109,11 +111,7 @@ public:
 private:
   llvm::Value *index(int64_t value) { return llvm::ConstantInt::get(indexType_, value); }
   llvm::Value *add(llvm::Value *x, llvm::Value *y) { return b_.CreateAdd(x, y); }
-  llvm::Value *mul(llvm::Value *x, int64_t y) {
-    if (y == 0)
-      return index(0);
-    return y == 1 ? x : b_.CreateMul(x, index(y));
-  }
+  llvm::Value *mul(llvm::Value *x, int64_t y) { return emitScaledIndex(b_, x, y); }
   llvm::Value *gep(llvm::Value *base, llvm::Value *offset) {
     return b_.CreateGEP(element_, base, offset);
   }
@@ -231,7 +229,7 @@ private:
         b_, b_.CreateSub(rowEnd, rowBegin),
         [&](llvm::Value *r) {
           llvm::Value *row = add(rowBegin, r);
-          epilogue_(add(outOffset_, add(mul(row, plan_.result.row), column)), columns);
+          epilogue_(add(outOffset_, add(mul(row, plan_.result.row), column)), columns, nullptr);
         },
         "erow");
   }
@@ -239,41 +237,16 @@ private:
   /// The row tiles of [tileBegin_, tileEnd_) (all of them unless a task
   /// has a share): full tiles, then the partial tile of the rows left over.
   void emitRows(llvm::Value *columnBegin, llvm::Value *columnEnd, llvm::Value *kBlockIndex) {
-    const int64_t rowTile = tiling_.rows;
-    const int64_t fullTiles = plan_.rows / rowTile;
     llvm::Value *begin = tileBegin_ ? tileBegin_ : index(0);
     llvm::Value *end = tileEnd_ ? tileEnd_ : index(rowTiles());
-    if (fullTiles) {
-      llvm::Value *fullEnd = b_.CreateBinaryIntrinsic(llvm::Intrinsic::umin, end, index(fullTiles));
-      llvm::Value *count = b_.CreateSelect(b_.CreateICmpULT(begin, fullEnd),
-                                           b_.CreateSub(fullEnd, begin), index(0));
-      emitCountedLoop(
-          b_, count,
-          [&](llvm::Value *t) {
-            emitColumns(mul(add(begin, t), rowTile), tiling_.rows, columnBegin, columnEnd,
-                        kBlockIndex);
-          },
-          "ir");
-    }
-    if (!tiling_.leftoverRows)
-      return;
-    // Only the share that ends with the last tile has the leftover rows.
-    emitIf(b_.CreateICmpUGT(end, index(fullTiles)), "rows.left", [&] {
-      emitColumns(index(fullTiles * rowTile), tiling_.leftoverRows, columnBegin, columnEnd,
-                  kBlockIndex);
+    emitRowTiles(b_, plan_, tiling_, begin, end, [&](llvm::Value *row, unsigned rows) {
+      emitColumns(row, rows, columnBegin, columnEnd, kBlockIndex);
     });
   }
 
   /// Emits `body` where `condition` holds, and goes on after it.
   void emitIf(llvm::Value *condition, const llvm::Twine &name, llvm::function_ref<void()> body) {
-    llvm::Function *function = b_.GetInsertBlock()->getParent();
-    auto *then = llvm::BasicBlock::Create(b_.getContext(), name, function);
-    auto *done = llvm::BasicBlock::Create(b_.getContext(), name + ".done", function);
-    b_.CreateCondBr(condition, then, done);
-    b_.SetInsertPoint(then);
-    body();
-    b_.CreateBr(done);
-    b_.SetInsertPoint(done);
+    emitIfThen(b_, condition, body, name);
   }
 
   /// Main tiles across [begin, end), then the tail tiles. Blocks and panels
@@ -524,8 +497,8 @@ private:
                     llvm::Value *kBlockIndex) {
     auto rewrite = [&] {
       for (unsigned r = 0; r < rows; ++r)
-        epilogue_(add(outOffset_, add(mul(add(row, index(r)), plan_.result.row), column)),
-                  columns);
+        epilogue_(add(outOffset_, add(mul(add(row, index(r)), plan_.result.row), column)), columns,
+                  nullptr);
     };
     if (!kBlockIndex)
       return rewrite();
@@ -575,6 +548,15 @@ llvm::Value *emitMultiplyAdd(llvm::IRBuilderBase &builder, llvm::Value *sum, llv
   return builder.CreateFAdd(sum, builder.CreateFMul(x, y));
 }
 
+void setContractionTypes(ContractionPlan &plan, PrimitiveType result, PrimitiveType lhs,
+                         PrimitiveType rhs) {
+  const bool integer = passes::isIntegerContractionType(result, lhs, rhs);
+  plan.type = integer ? PrimitiveType::S32 : result;
+  plan.lhsType = lhs;
+  plan.rhsType = rhs;
+  plan.resultType = result;
+}
+
 llvm::SmallVector<int64_t, 4> rowMajorStrides(llvm::ArrayRef<int64_t> dims) {
   llvm::SmallVector<int64_t, 4> strides(dims.size(), 1);
   for (size_t d = dims.size(); d-- > 1;)
@@ -617,6 +599,9 @@ void emitContraction(llvm::IRBuilderBase &builder, llvm::Type *indexType,
                      const target::TargetSpec *spec, llvm::Value *lhs, llvm::Value *rhs,
                      llvm::Value *out, llvm::function_ref<llvm::AllocaInst *(llvm::Type *)> local,
                      llvm::Value *splitBegin, llvm::Value *splitEnd, ContractionEpilogue epilogue) {
+  if (isIntegerContraction(plan))
+    return emitIntegerContraction(builder, indexType, plan, triple, spec, lhs, rhs, out, local,
+                                  splitBegin, splitEnd, epilogue);
   const ContractionTiling tiling = chooseContractionTiling(plan, triple, spec);
   ContractionKernel kernel(builder, indexType, plan, tiling, packedSchedule(plan, tiling, triple));
   kernel.emit(lhs, rhs, out, local, splitBegin, splitEnd, epilogue);

@@ -24,6 +24,7 @@
 #define MOTE_CODEGEN_CONTRACTIONKERNEL_H
 
 #include "eval/Evaluator.h"
+#include "hlo/Literal.h"
 #include "hlo/PrimitiveType.h"
 #include "target/Target.h"
 
@@ -48,8 +49,21 @@ struct OperandStrides {
 /// A contraction as MR x NR tiles over (outer, rows, columns) with a
 /// contracting loop nest (outermost first).
 struct ContractionPlan {
-  hlo::PrimitiveType type = hlo::PrimitiveType::F32; ///< f32 or f64, all three arrays
-  bool fused = false;                                ///< products added by fused multiply-adds
+  /// The sums: f32 or f64 (then also every array's), or s32 for an integer
+  /// contraction (IntegerContraction.h), whose arrays have their own types.
+  hlo::PrimitiveType type = hlo::PrimitiveType::F32;
+  hlo::PrimitiveType lhsType = hlo::PrimitiveType::F32, rhsType = hlo::PrimitiveType::F32,
+                     resultType = hlo::PrimitiveType::F32;
+  /// The rhs's values when it is a constant (weights): an integer kernel
+  /// lays them out for its instructions at compile time.
+  const hlo::Literal *rhsValues = nullptr;
+  /// Integer contractions: s32 values, one per column, the sums start from
+  /// (an output fusion's bias, added in the kernel instead of after it).
+  const hlo::Literal *columnBias = nullptr;
+  bool fused = false; ///< products added by fused multiply-adds
+  /// Vector registers the kernel's arithmetic holds besides the tile's
+  /// sums and operands (an integer form's constants and temporaries).
+  unsigned extraRegisters = 0;
   llvm::SmallVector<int64_t, 4> outerDims;
   int64_t rows = 1, columns = 1;
   llvm::SmallVector<int64_t, 4> contractingDims;
@@ -82,6 +96,11 @@ bool isFused(eval::ContractionArithmetic arithmetic, hlo::PrimitiveType type);
 /// a rounded add, never left for LLVM to choose.
 llvm::Value *emitMultiplyAdd(llvm::IRBuilderBase &builder, llvm::Value *sum, llvm::Value *x,
                              llvm::Value *y, bool fused);
+
+/// Sets the plan's element types for a contraction of `lhs` and `rhs` into
+/// `result`, one of those passes::isTiledContractionType accepts.
+void setContractionTypes(ContractionPlan &plan, hlo::PrimitiveType result, hlo::PrimitiveType lhs,
+                         hlo::PrimitiveType rhs);
 
 /// Drops outer dimensions of size 1, and merges the innermost outer
 /// dimension into the rows while every array steps over it exactly as a
@@ -122,8 +141,11 @@ std::optional<ContractionFootprint> contractionFootprint(const ContractionPlan &
 /// Output fusion: called once a run of `count` finished result elements
 /// starting at element `offset` of `out` (contiguous, along the columns) is
 /// stored, while it is still in the first-level cache, to emit code that
-/// rewrites them in place.
-using ContractionEpilogue = llvm::function_ref<void(llvm::Value *offset, llvm::Value *count)>;
+/// rewrites them in place; or, when `staged` is not null, once the run's
+/// sums are stored at `staged` (an integer kernel's s32 tile), to emit code
+/// that writes the result from them.
+using ContractionEpilogue =
+    llvm::function_ref<void(llvm::Value *offset, llvm::Value *count, llvm::Value *staged)>;
 
 /// Emits `plan` at the builder's position, reading `lhs` and `rhs` and
 /// writing `out` (element pointers); `local` makes a stack slot in the

@@ -22,6 +22,7 @@
 
 #include "codegen/ContractionKernel.h"
 #include "codegen/FunctionEmitter.h"
+#include "passes/ContractionTypes.h"
 
 namespace mote::codegen {
 
@@ -50,10 +51,9 @@ bool planConvolution(const hlo::Instruction &instruction, ContractionPlan &plan,
   const hlo::Shape &kernel = instruction.operand(1)->shape();
   if (!result.isArray() || !input.isArray() || !kernel.isArray())
     return fail("convolution of non-arrays");
-  const PrimitiveType type = result.elementType();
-  if ((type != PrimitiveType::F32 && type != PrimitiveType::F64) ||
-      input.elementType() != type || kernel.elementType() != type)
-    return fail("only f32 and f64 convolutions are tiled");
+  if (!passes::isTiledContractionType(result.elementType(), input.elementType(),
+                                      kernel.elementType()))
+    return fail("only f32, f64 and integer convolutions are tiled");
   if (!result.hasDefaultLayout() || !input.hasDefaultLayout() || !kernel.hasDefaultLayout())
     return fail("only row-major convolutions are tiled");
   const hlo::InstructionAttributes &attributes = instruction.attributes();
@@ -106,7 +106,7 @@ bool planConvolution(const hlo::Instruction &instruction, ContractionPlan &plan,
   contracting.push_back({groupInputFeatures, inFeature, k[numbers.kernelInputFeatureDimension], 0});
 
   plan = ContractionPlan();
-  plan.type = type;
+  setContractionTypes(plan, result.elementType(), input.elementType(), kernel.elementType());
   plan.result.base = placement ? placement->base : 0;
   // Negative padding crops: the window starts that far into the input.
   for (size_t d = 0; d < spatial; ++d)

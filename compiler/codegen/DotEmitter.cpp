@@ -1,8 +1,8 @@
 //===- DotEmitter.cpp - Dots as register-tiled contractions ---------------===//
 //
-// A dot whose operands and result are all f32 or all f64 is emitted as a
-// register-tiled contraction (ContractionKernel.h) instead of one k loop per
-// result element. Result dimensions are batch, lhs free, rhs free in that
+// A dot of the element types passes/ContractionTypes.h lists (f32, f64,
+// integers) is emitted as a register-tiled contraction (ContractionKernel.h)
+// instead of one k loop per result element. Result dimensions are batch, lhs free, rhs free in that
 // order; columns run along the last one, rows along the one before it, and
 // each moves in the operands that have it.
 //
@@ -10,7 +10,22 @@
 
 #include "codegen/ContractionKernel.h"
 #include "codegen/FunctionEmitter.h"
-#include "codegen/PrepackedWeights.h"
+  std::optional<ReadOnlyData> panels;
+  const BufferSlice &rhsSlice = assignment_.slice(&rhs);
+  if (hlo::isInteger(arithmeticPlan.type)) {
+    // An integer kernel lays constant weights out for its own instructions.
+    if (rhs.opcode() == hlo::Opcode::Constant && rhs.attributes().literal &&
+        !rhs.attributes().literalElided)
+      arithmeticPlan.rhsValues = &*rhs.attributes().literal;
+  } else if (rhsSlice.kind == BufferSlice::Kind::Constant && rhsSlice.index == 0 &&
+             rhsSlice.constant->shape().isArray()) {
+    // Constant weights are read from panels laid out at compile time.
+    if (std::optional<PanelledRhs> panelled = panelRhs(
+            arithmeticPlan, triple, target_, rhsSlice.constant->attributes().literal->bytes())) {
+      arithmeticPlan = std::move(panelled->plan);
+      panels = readOnlyData(std::move(panelled->bytes), "panels." + rhs.name(), llvm::Align(64));
+    }
+  }
 
 namespace mote::codegen {
 
@@ -32,10 +47,8 @@ bool planDot(const hlo::Instruction &instruction, ContractionPlan &plan, std::st
   const hlo::Shape &rhs = instruction.operand(1)->shape();
   if (!result.isArray() || !lhs.isArray() || !rhs.isArray())
     return fail("dot of non-arrays");
-  const PrimitiveType type = result.elementType();
-  if ((type != PrimitiveType::F32 && type != PrimitiveType::F64) || lhs.elementType() != type ||
-      rhs.elementType() != type)
-    return fail("only f32 and f64 dots are tiled");
+  if (!passes::isTiledContractionType(result.elementType(), lhs.elementType(), rhs.elementType()))
+    return fail("only f32, f64 and integer dots are tiled");
   if (!result.hasDefaultLayout() || !lhs.hasDefaultLayout() || !rhs.hasDefaultLayout())
     return fail("only row-major dots are tiled");
   if (result.rank() == 0)
@@ -67,7 +80,7 @@ bool planDot(const hlo::Instruction &instruction, ContractionPlan &plan, std::st
     return fail("dot result rank does not match its dimension numbers");
 
   plan = ContractionPlan();
-  plan.type = type;
+  setContractionTypes(plan, result.elementType(), lhs.elementType(), rhs.elementType());
   const int64_t rank = result.rank();
   const int64_t outerRank = rank >= 2 ? rank - 2 : 0;
   llvm::SmallVector<int64_t, 4> ownStrides =
@@ -126,16 +139,22 @@ void FunctionEmitter::emitPlannedContraction(
   llvm::Triple triple(module_.getTargetTriple());
   ContractionPlan arithmeticPlan = plan;
   arithmeticPlan.fused = isFused(contraction_, plan.type);
-  // Constant weights are read from panels laid out at compile time.
   std::optional<ReadOnlyData> panels;
   const BufferSlice &rhsSlice = assignment_.slice(&rhs);
-  if (rhsSlice.kind == BufferSlice::Kind::Constant && rhsSlice.index == 0 &&
-      rhsSlice.constant->shape().isArray())
+  if (hlo::isInteger(arithmeticPlan.type)) {
+    // An integer kernel lays constant weights out for its own instructions.
+    if (rhs.opcode() == hlo::Opcode::Constant && rhs.attributes().literal &&
+        !rhs.attributes().literalElided)
+      arithmeticPlan.rhsValues = &*rhs.attributes().literal;
+  } else if (rhsSlice.kind == BufferSlice::Kind::Constant && rhsSlice.index == 0 &&
+             rhsSlice.constant->shape().isArray()) {
+    // Constant weights are read from panels laid out at compile time.
     if (std::optional<PanelledRhs> panelled = panelRhs(
             arithmeticPlan, triple, target_, rhsSlice.constant->attributes().literal->bytes())) {
       arithmeticPlan = std::move(panelled->plan);
       panels = readOnlyData(std::move(panelled->bytes), "panels." + rhs.name(), llvm::Align(64));
     }
+  }
   // Its call may wait to run depth-first with the contractions around it.
   std::optional<ChainMember> member = chainMember(instruction, arithmeticPlan, lhs);
   if (!member || !joinsChain(*member))
@@ -143,7 +162,7 @@ void FunctionEmitter::emitPlannedContraction(
   if (prelude)
     prelude();
   RangedOp ranged = createRangedOp(
-      instruction, contractionSplitExtent(plan, triple, target_), contractionWork(plan),
+      instruction, contractionSplitExtent(arithmeticPlan, triple, target_), contractionWork(plan),
       [&](llvm::Value *begin, llvm::Value *end) {
         emitContraction(
             builder_, indexType_, arithmeticPlan, triple, target_, address(assignment_.slice(&lhs)),

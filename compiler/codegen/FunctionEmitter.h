@@ -709,6 +709,9 @@ public:
     llvm::Value *storedAt = nullptr;
     /// Where element 0 of `stored` sits in the fusion's result (inside a pad).
     llvm::ArrayRef<int64_t> storedShift;
+    /// When set, the element of `stored` being read: an integer kernel's
+    /// s32 sum (IntegerContraction.h).
+    llvm::Value *storedSum = nullptr;
     struct Generated {
       const hlo::Instruction *instruction;
       llvm::SmallVector<llvm::Value *, 4> index;

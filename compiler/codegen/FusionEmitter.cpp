@@ -12,7 +12,9 @@
 // register-tiled kernel computes it, and each row of a strip of tiles it
 // stores is rewritten in place by the fused elementwise ops (bias,
 // activation, residual) while it is still in the first-level cache, so the
-// contraction's result never has a buffer of its own. When the fusion ends
+// contraction's result never has a buffer of its own. An integer kernel
+// hands over each tile's s32 sums in a buffer of one tile instead, and the
+// fused ops (a quantized model's rescale to s8) write the result from them. When the fusion ends
 // in a pad adding edges (the next convolution's padding), the kernel writes
 // the interior of the padded array and the edges get the pad value, so the
 // padded copy costs no pass of its own.
@@ -20,6 +22,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "codegen/FunctionEmitter.h"
+#include "codegen/IntegerContraction.h"
 
 namespace mote::codegen {
 
@@ -106,10 +109,57 @@ bool fitsOutputFusion(const hlo::Instruction &fusion, const hlo::Instruction &co
          plan.columns == dims.back();
 }
 
+/// An s32 bias an integer kernel starts its sums from instead of the
+/// epilogue adding it: the contraction's only user is add(contraction,
+/// broadcast(b)) with b a constant, one value for all or one per column (the
+/// minor dimension).
+struct FoldedBias {
+  const hlo::Instruction *add;
+  const hlo::Literal *values;
+};
+
+std::optional<FoldedBias> foldableBias(const hlo::Instruction &fusion,
+                                       const hlo::Instruction &contraction,
+                                       const ContractionPlan &plan) {
+  if (!isIntegerContraction(plan))
+    return std::nullopt;
+  const hlo::Instruction *user = nullptr;
+  for (const auto &instruction : fusion.calledComputation(0)->instructions())
+    if (llvm::is_contained(instruction->operands(), &contraction)) {
+      if (user)
+        return std::nullopt;
+      user = instruction.get();
+    }
+  if (!user || user->opcode() != Opcode::Add || user->shape() != contraction.shape())
+    return std::nullopt;
+  const hlo::Instruction *broadcast = user->operand(user->operand(0) == &contraction ? 1 : 0);
+  if (broadcast->opcode() != Opcode::Broadcast)
+    return std::nullopt;
+  const hlo::Instruction *values = broadcast->operand(0);
+  if (values->opcode() == Opcode::Parameter)
+    values = fusion.operand(size_t(values->attributes().parameterNumber));
+  const int64_t rank = contraction.shape().rank();
+  const llvm::ArrayRef<int64_t> dims = broadcast->attributes().dimensions;
+  const bool perColumn = values->shape().rank() == 1 && dims.size() == 1 && dims[0] == rank - 1 &&
+                         values->shape().dim(0) == plan.columns;
+  if (values->opcode() != Opcode::Constant || !values->attributes().literal ||
+      values->attributes().literalElided ||
+      values->shape().elementType() != contraction.shape().elementType() ||
+      !(values->shape().rank() == 0 || perColumn))
+    return std::nullopt;
+  return FoldedBias{user, &*values->attributes().literal};
+}
+
 } // namespace
 
 llvm::Value *FunctionEmitter::readFused(FusedValues &values, const hlo::Instruction &operand,
                                         IndexRef index) {
+  if (&operand == values.stored && values.storedSum) {
+    // An integer kernel's s32 sum, truncated to the contraction's type.
+    return builder_.CreateTrunc(
+        builder_.CreateAlignedLoad(builder_.getInt32Ty(), values.storedSum, llvm::Align(4)),
+        valueType(builder_.getContext(), operand.shape().elementType()));
+  }
   if (&operand == values.stored) {
     llvm::SmallVector<llvm::Value *, 4> at(index.begin(), index.end());
     for (auto [d, shift] : llvm::enumerate(values.storedShift))
@@ -177,6 +227,7 @@ void FunctionEmitter::emitFusion(const hlo::Instruction &fusion) {
       return readFused(values, operand, index);
     };
     ElementalEmitter elemental(builder_, indexType_, reader, contraction_);
+    elemental.setFusion(&fusion);
     values.elemental = &elemental;
     emitRootLoop(root, fusion, address(out), elemental, reader, {begin, end});
   });
@@ -189,6 +240,14 @@ void FunctionEmitter::emitOutputFusion(const hlo::Instruction &fusion,
   // The value stored at each element the kernel computes: the root, or the
   // operand of the pad the fusion ends in.
   const hlo::Instruction &result = pad ? *pad->operand(0) : *fusion.calledComputation(0)->root();
+  // What the kernel hands over: the contraction, or with its bias folded in,
+  // the sum.
+  const hlo::Instruction *stored = &contraction;
+  ContractionPlan kernelPlan = plan;
+  if (std::optional<FoldedBias> bias = foldableBias(fusion, contraction, plan)) {
+    stored = bias->add;
+    kernelPlan.columnBias = bias->values;
+  }
   llvm::ArrayRef<int64_t> dims = fusion.shape().dims();
   llvm::SmallVector<int64_t, 4> shift(dims.size(), 0);
   if (pad)
@@ -196,17 +255,18 @@ void FunctionEmitter::emitOutputFusion(const hlo::Instruction &fusion,
       shift[d] = dim.low;
   // Rewrites a run of `count` stored elements from element `offset` of the
   // fusion's result on, in place: each reads the contraction's value where
-  // it was stored.
-  auto epilogue = [&](llvm::Value *offset, llvm::Value *count) {
+  // it was stored; or writes them from the s32 sums at `staged`.
+  auto epilogue = [&](llvm::Value *offset, llvm::Value *count, llvm::Value *staged) {
     llvm::Value *base = address(assignment_.slice(&fusion));
     FusedValues values(fusion);
-    values.stored = &contraction;
+    values.stored = stored;
     values.storedAt = base;
     values.storedShift = shift;
     auto reader = [&](const hlo::Instruction &operand, IndexRef index) {
       return readFused(values, operand, index);
     };
     ElementalEmitter elemental(builder_, indexType_, reader, contraction_);
+    elemental.setFusion(&fusion);
     values.elemental = &elemental;
     // The run lies along the minor dimension (fitsOutputFusion): only the
     // last index moves.
@@ -221,6 +281,8 @@ void FunctionEmitter::emitOutputFusion(const hlo::Instruction &fusion,
           llvm::SmallVector<llvm::Value *, 4> at = first, inside = firstInside;
           at.back() = builder_.CreateAdd(first.back(), i);
           inside.back() = builder_.CreateAdd(firstInside.back(), i);
+          if (staged)
+            values.storedSum = builder_.CreateGEP(builder_.getInt32Ty(), staged, i);
           storeElement(builder_, fusion.shape().elementType(), elemental.emit(result, inside),
                        elementAddress(fusion, base, at));
         },
@@ -234,10 +296,9 @@ void FunctionEmitter::emitOutputFusion(const hlo::Instruction &fusion,
   auto edges = [&] {
     emitOutlined(fusion, [&] { emitPadEdges(fusion, *pad, address(assignment_.slice(&fusion))); });
   };
-  // A pad of the contraction itself has nothing to rewrite.
-  emitPlannedContraction(fusion, plan, operand(0), operand(1),
-                         &result == &contraction ? ContractionEpilogue()
-                                                 : ContractionEpilogue(epilogue),
+  // A pad of what the kernel stores has nothing to rewrite.
+  emitPlannedContraction(fusion, kernelPlan, operand(0), operand(1),
+                         &result == stored ? ContractionEpilogue() : ContractionEpilogue(epilogue),
                          pad ? llvm::function_ref<void()>(edges) : nullptr);
 }
 

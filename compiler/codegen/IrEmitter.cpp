@@ -2,6 +2,8 @@
 
 #include "codegen/IrEmitter.h"
 
+#include "codegen/ScalarOps.h"
+
 #include "codegen/FunctionEmitter.h"
 
 #include "codegen/ElementTypes.h"
@@ -97,6 +99,16 @@ llvm::Error checkInstruction(const hlo::Instruction &instruction) {
   return llvm::Error::success();
 }
 
+/// Whether `spec` rounds to nearest even in one instruction.
+bool roundsToNearestEvenNatively(const target::TargetSpec &spec) {
+  llvm::Triple triple(spec.triple);
+  if (triple.isAArch64())
+    return true;
+  // LLVM 16 lowers Arm's vrintn only for vectors, and calls roundevenf for
+  // scalars.
+  return triple.isX86() && target::hasFeature(spec, "sse4.1");
+}
+
 } // namespace
 
 llvm::Error checkCodegenSupport(const hlo::Module &module, const passes::Schedule &schedule) {
@@ -131,6 +143,8 @@ llvm::Error emitEntryFunction(const hlo::Module &hloModule, const passes::Schedu
   function->addFnAttr(llvm::Attribute::NoUnwind);
   function->addFnAttr(llvm::Attribute::NoFree);
   function->addFnAttr(llvm::Attribute::NoSync);
+  if (target && roundsToNearestEvenNatively(*target) && !module.getModuleFlag(kNativeRoundEvenFlag))
+    module.addModuleFlag(llvm::Module::Max, kNativeRoundEvenFlag, 1);
   FunctionEmitter emitter(schedule, assignment, module, function);
   emitter.setTarget(target);
   emitter.setContraction(contraction);

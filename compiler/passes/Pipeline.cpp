@@ -89,6 +89,10 @@ void buildCompilePipeline(Pipeline &pipeline, const PipelineOptions &options) {
   // for bitcasts then meet their neighbours, and no rewrite needs to reason
   // about layouts (everything is row-major afterwards).
   pipeline.add(std::make_unique<LayoutNormalization>());
+  // On row-major operands; before padding, which would pad the wide values,
+  // and before folding, which would fold converts of constant weights into
+  // wide constants.
+  pipeline.add(std::make_unique<NarrowContractionOperands>());
   // On row-major convolutions; before folding, which then reverses constant
   // kernels at compile time.
   pipeline.add(std::make_unique<ConvolutionPadding>());

@@ -39,9 +39,10 @@ void probe() {
   feature_count = 0;
 #if defined(__x86_64__) && defined(__linux__)
   __builtin_cpu_init();
-  unsigned eax = 0, ebx = 0, ecx1 = 0, edx = 0, ecx_extended = 0;
+  unsigned eax = 0, ebx = 0, ecx1 = 0, edx = 0, ecx_extended = 0, eax7s1 = 0;
   __get_cpuid(1, &eax, &ebx, &ecx1, &edx);
   __get_cpuid(0x80000001u, &eax, &ebx, &ecx_extended, &edx);
+  __get_cpuid_count(7, 1, &eax7s1, &ebx, &eax, &edx);
   add("sse3", __builtin_cpu_supports("sse3"));
   add("ssse3", __builtin_cpu_supports("ssse3"));
   add("sse4.1", __builtin_cpu_supports("sse4.1"));
@@ -62,16 +63,18 @@ void probe() {
   add("avx512cd", __builtin_cpu_supports("avx512cd"));
   add("avx512vnni", __builtin_cpu_supports("avx512vnni"));
   add("avx512bf16", __builtin_cpu_supports("avx512bf16"));
+  add("avxvnni", eax7s1 & (1u << 4)); // CPUID.(7,1):EAX
 #elif defined(__aarch64__) && defined(__linux__)
   // Linux on AArch64 always has FP and Advanced SIMD; the rest the kernel
   // reports in AT_HWCAP (bit numbers from <asm/hwcap.h>).
-  unsigned long hwcap = getauxval(AT_HWCAP);
+  unsigned long hwcap = getauxval(AT_HWCAP), hwcap2 = getauxval(AT_HWCAP2);
   add("fp-armv8", true);
   add("neon", true);
   add("crc", hwcap & (1ul << 7));
   add("lse", hwcap & (1ul << 8));
   add("fullfp16", hwcap & (1ul << 10));
   add("dotprod", hwcap & (1ul << 20));
+  add("i8mm", hwcap2 & (1ul << 13));
   add("sve", hwcap & (1ul << 22));
 #elif defined(__riscv) && __riscv_xlen == 64 && defined(__linux__)
   // The kernel reports single-letter extensions as bits of AT_HWCAP.

@@ -57,12 +57,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 # not to work yet. An expected failure that passes is reported, so this list
 # stays honest.
 EXPECTED_FAILURES = {
-    ("convert_from_f32", "riscv64-linux-gnu::+v"):
-        "QEMU 7.2 aborts (assertion in decode_save_opc) translating vfncvt.rtz.x.f.w, the RVV "
-        "narrowing conversion f32 -> s8/u8/s16/u16 vectorises to; the scalar build of the same "
-        "case matches",
     ("rng_normal", "riscv64-linux-gnu::+v"):
-        "QEMU 7.2 aborts (the same assertion in decode_save_opc) translating vfcvt.rtz.x.f.v, "
+        "QEMU 7.2 aborts (an assertion in decode_save_opc) translating vfcvt.rtz.x.f.v, "
         "the RVV float -> integer conversion of the inline log's and cos's argument reduction "
         "once the Box-Muller loop is vectorised; the scalar build of the same case matches",
 }
