@@ -10,22 +10,8 @@
 
 #include "codegen/ContractionKernel.h"
 #include "codegen/FunctionEmitter.h"
-  std::optional<ReadOnlyData> panels;
-  const BufferSlice &rhsSlice = assignment_.slice(&rhs);
-  if (hlo::isInteger(arithmeticPlan.type)) {
-    // An integer kernel lays constant weights out for its own instructions.
-    if (rhs.opcode() == hlo::Opcode::Constant && rhs.attributes().literal &&
-        !rhs.attributes().literalElided)
-      arithmeticPlan.rhsValues = &*rhs.attributes().literal;
-  } else if (rhsSlice.kind == BufferSlice::Kind::Constant && rhsSlice.index == 0 &&
-             rhsSlice.constant->shape().isArray()) {
-    // Constant weights are read from panels laid out at compile time.
-    if (std::optional<PanelledRhs> panelled = panelRhs(
-            arithmeticPlan, triple, target_, rhsSlice.constant->attributes().literal->bytes())) {
-      arithmeticPlan = std::move(panelled->plan);
-      panels = readOnlyData(std::move(panelled->bytes), "panels." + rhs.name(), llvm::Align(64));
-    }
-  }
+#include "codegen/PrepackedWeights.h"
+#include "passes/ContractionTypes.h"
 
 namespace mote::codegen {
 
