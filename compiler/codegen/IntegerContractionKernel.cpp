@@ -628,8 +628,10 @@ ContractionTiling chooseIntegerTiling(const ContractionPlan &plan, const llvm::T
   case IntegerDotForm::ArmDsp:
     return scalarTiling(plan, 2, 2);
   case IntegerDotForm::ArmPartialSums:
-    // Sixteen sums of four lanes, four lhs and four rhs vectors, products.
-    return scalarTiling(plan, 4, 4);
+    // Sixteen sums of four lanes, four lhs and four rhs vectors, products;
+    // a single row (a dense layer on one input) spends the other rows'
+    // registers on columns, so its one lhs load serves eight of them.
+    return plan.rows == 1 ? scalarTiling(plan, 1, 12) : scalarTiling(plan, 4, 4);
   default:
     break;
   }
