@@ -424,6 +424,14 @@ private:
         "k");
   }
 
+  /// Where operand `side` of tile row `r` starts at contracting offset `kOffset`.
+  llvm::Value *rowStart(Tile &tile, int side, unsigned r, llvm::Value *kOffset) {
+    const OperandStrides &strides = plan_.operand[side];
+    return gep(side, side == 0 ? tile.lhs : base_[side],
+               add(add(mul(add(tile.row, index(r)), strides.row), kOffset),
+                   mul(tile.column, strides.column)));
+  }
+
   /// One contracting index of the widening form, tile row by tile row: the
   /// products of the row's operands, then each vector's share of them added
   /// to its sums.
@@ -437,10 +445,7 @@ private:
         const OperandStrides &strides = plan_.operand[side];
         if (r > 0 && strides.row == 0)
           continue;
-        llvm::Value *address =
-            gep(side, side == 0 ? tile.lhs : base_[side],
-                add(add(mul(add(tile.row, index(r)), strides.row), kOffset[side]),
-                    mul(tile.column, strides.column)));
+        llvm::Value *address = rowStart(tile, side, r, kOffset[side]);
         const llvm::Align align(element_[side]->getPrimitiveSizeInBits() / 8);
         operands[side] =
             strides.column == 1 || width == 1
@@ -481,10 +486,8 @@ private:
         const OperandStrides &strides = plan_.operand[side];
         if (r > 0 && strides.row == 0)
           continue;
-        llvm::Value *address =
-            gep(side, side == 0 ? tile.lhs : base_[side],
-                add(add(mul(add(tile.row, index(r)), strides.row), kOffset[side]), tile.column));
-        words[side] = b_.CreateAlignedLoad(b_.getInt32Ty(), address, llvm::Align(1));
+        words[side] = b_.CreateAlignedLoad(b_.getInt32Ty(), rowStart(tile, side, r, kOffset[side]),
+                                           llvm::Align(1));
       }
       llvm::Value *sums[4];
       for (size_t v = 0; v < 4; ++v) {
@@ -625,8 +628,10 @@ ContractionTiling chooseIntegerTiling(const ContractionPlan &plan, const llvm::T
   case IntegerDotForm::ArmDsp:
     return scalarTiling(plan, 2, 2);
   case IntegerDotForm::ArmPartialSums:
-    // Sixteen sums of four lanes, four lhs and four rhs vectors, products.
-    return scalarTiling(plan, 4, 4);
+    // Sixteen sums of four lanes, four lhs and four rhs vectors, products;
+    // a single row (a dense layer on one input) spends the other rows'
+    // registers on columns, so its one lhs load serves eight of them.
+    return plan.rows == 1 ? scalarTiling(plan, 1, 12) : scalarTiling(plan, 4, 4);
   default:
     break;
   }

@@ -93,13 +93,30 @@ TEST_CASE("f32 and f64 dots of any dimension arrangement are tiled") {
                          "f32[7] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}")));
 }
 
+TEST_CASE("integer dots of 8, 16 and 32 bits in any mix are tiled") {
+  CHECK(
+      tiled(*dotModule("s32[4,5]", "s32[5,6]",
+                       "s32[4,6] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}")));
+  CHECK(
+      tiled(*dotModule("s8[4,5]", "s8[5,6]",
+                       "s32[4,6] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}")));
+  CHECK(
+      tiled(*dotModule("u8[4,5]", "s8[5,6]",
+                       "s32[4,6] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}")));
+  CHECK(
+      tiled(*dotModule("s16[4,5]", "s16[5,6]",
+                       "s32[4,6] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}")));
+}
+
 TEST_CASE("other dots stay elemental") {
   std::string why;
-  auto integers =
-      dotModule("s32[4,5]", "s32[5,6]",
-                "s32[4,6] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}");
-  CHECK(!codegen::isTiledDot(*integers->entry()->root(), &why));
-  CHECK(why == "only f32 and f64 dots are tiled");
+  auto wide = dotModule("s64[4,5]", "s64[5,6]",
+                        "s64[4,6] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}");
+  CHECK(!codegen::isTiledDot(*wide->entry()->root(), &why));
+  CHECK(why == "only f32, f64 and integer dots are tiled");
+  CHECK(
+      !tiled(*dotModule("s8[4,5]", "f32[5,6]",
+                        "f32[4,6] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}")));
   CHECK(
       !tiled(*dotModule("bf16[4,5]", "bf16[5,6]",
                         "f32[4,6] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}")));
