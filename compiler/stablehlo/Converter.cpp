@@ -388,6 +388,19 @@ llvm::Expected<std::unique_ptr<hlo::Module>> Converter::buildInputsModule() {
   return std::move(converted->module);
 }
 
+/// The exporter's names of a function's arguments or results: the string
+/// `key` of each entry of its `list` ("arg_attrs", "res_attrs").
+static std::vector<std::string> interfaceNames(const Operation &function, llvm::StringRef list,
+                                               llvm::StringRef key) {
+  std::vector<std::string> names;
+  if (const Attribute *attributes = function.attribute(list))
+    for (const Attribute &entry : attributes->elements) {
+      const Attribute *name = entry.field(key);
+      names.push_back(name && name->kind == Attribute::Kind::String ? name->text : "");
+    }
+  return names;
+}
+
 llvm::Expected<ConvertedModule> Converter::run() {
   module_ = std::make_unique<hlo::Module>("main");
   module_->setSourceManager(sourceManager_);
@@ -418,6 +431,8 @@ llvm::Expected<ConvertedModule> Converter::run() {
   if (!computation)
     return computation.takeError();
   module_->setEntry(*computation);
+  result.argumentNames = interfaceNames(function, "arg_attrs", "jax.arg_info");
+  result.resultNames = interfaceNames(function, "res_attrs", "jax.result_info");
   for (auto &[check, verdict] : checks_)
     result.checks.push_back(check);
   if (inputsFunction_) {

@@ -77,6 +77,11 @@ struct ConvertedModule {
   /// With ConversionOptions::liftInputs: the lifted `@inputs()` as an entry
   /// computation without parameters, whose results are the entry's arguments.
   std::unique_ptr<hlo::Module> inputs;
+  /// The names the exporter gave the entry's arguments and results (JAX's
+  /// `jax.arg_info = "params['dense']['kernel']"`, `jax.result_info`), one
+  /// per argument or result, empty where it gave none: --params keys and
+  /// --outputs may use them.
+  std::vector<std::string> argumentNames, resultNames;
 };
 
 /// A located error for input that is valid StableHLO but not supported here

@@ -90,6 +90,8 @@ LoadedModule loadModuleFile(llvm::StringRef path, llvm::raw_ostream &errs) {
     module = std::move(converted->module);
     loaded.checks = std::move(converted->checks);
     loaded.inputs = std::move(converted->inputs);
+    loaded.argumentNames = std::move(converted->argumentNames);
+    loaded.resultNames = std::move(converted->resultNames);
     if (loaded.inputs)
       if (llvm::Error error = hlo::verifyModule(*loaded.inputs)) {
         hlo::printError(std::move(error), sourceManager.get(), errs);

@@ -38,6 +38,8 @@ struct LoadedModule {
   std::vector<stablehlo::CheckDescription> checks;
   /// The lifted `@inputs` function (ModuleLoadOptions::liftInputs).
   std::unique_ptr<hlo::Module> inputs;
+  /// StableHLO: the exporter's argument and result names (ConvertedModule).
+  std::vector<std::string> argumentNames, resultNames;
 };
 
 /// Reads `path` ("-" for stdin), parses (or converts) and verifies it. On

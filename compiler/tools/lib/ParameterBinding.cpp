@@ -32,30 +32,79 @@ std::string parameterNames(const hlo::Computation &entry) {
   return text.empty() ? "none" : text;
 }
 
+/// An exporter's name for an argument or result as a '/'-separated path, as
+/// Flax's flatten_dict(sep='/') keys a weights file: `params['dense']['kernel']`
+/// is `params/dense/kernel`, `args[0]` is `args/0`. Empty when `name` is not
+/// such an expression.
+std::string slashPath(llvm::StringRef name) {
+  std::string path;
+  size_t bracket = name.find('[');
+  path = name.take_front(bracket).str();
+  llvm::StringRef rest = name.substr(std::min(bracket, name.size()));
+  while (!rest.empty()) {
+    size_t close = rest.find(']');
+    if (!rest.consume_front("[") || close == llvm::StringRef::npos)
+      return "";
+    llvm::StringRef part = rest.take_front(close - 1);
+    rest = rest.drop_front(close);
+    if (part.size() >= 2 && (part.front() == '\'' || part.front() == '"') &&
+        part.back() == part.front())
+      part = part.drop_front().drop_back();
+    path += (path.empty() ? "" : "/") + part.str();
+  }
+  return path;
+}
+
+/// Each name of `names` (an exporter's) and its slashPath, to its position.
+llvm::StringMap<int64_t> exporterNames(llvm::ArrayRef<std::string> names) {
+  llvm::StringMap<int64_t> positions;
+  for (size_t i = 0; i < names.size(); ++i) {
+    if (names[i].empty())
+      continue;
+    positions.try_emplace(names[i], int64_t(i));
+    std::string path = slashPath(names[i]);
+    if (!path.empty())
+      positions.try_emplace(path, int64_t(i));
+  }
+  return positions;
+}
+
 } // namespace
 
-llvm::Expected<std::optional<std::vector<int64_t>>> parseOutputList(llvm::StringRef text) {
+llvm::Expected<std::optional<std::vector<int64_t>>>
+parseOutputList(llvm::StringRef text, llvm::ArrayRef<std::string> resultNames) {
   if (text.trim().empty())
     return std::nullopt;
+  llvm::StringMap<int64_t> byName = exporterNames(resultNames);
   std::vector<int64_t> outputs;
   llvm::SmallVector<llvm::StringRef, 8> items;
   text.split(items, ',');
   for (llvm::StringRef item : items) {
     int64_t index;
-    if (item.trim().getAsInteger(10, index) || index < 0)
-      return bindingError("--outputs takes result numbers such as 0,3, not '" + item.trim() +
-                          "' (names are for StableHLO modules, whose results have them)");
+    item = item.trim();
+    if (auto named = byName.find(item); named != byName.end())
+      index = named->second;
+    else if (item.getAsInteger(10, index) || index < 0)
+      return bindingError("--outputs takes result numbers such as 0,3, not '" + item + "'" +
+                          (byName.empty() ? " (names are for StableHLO modules whose results "
+                                            "have them)"
+                                          : " (nor does a result have that name)"));
     outputs.push_back(index);
   }
   return outputs;
 }
 
 llvm::Expected<std::vector<passes::BoundParameter>>
-matchParameters(const hlo::Computation &entry, llvm::ArrayRef<std::string> paramsPaths) {
+matchParameters(const hlo::Computation &entry, llvm::ArrayRef<std::string> paramsPaths,
+                llvm::ArrayRef<std::string> argumentNames) {
+  // The module's own names first, then the exporter's where they differ.
   llvm::StringMap<int64_t> byName;
   for (size_t i = 0; i < entry.parameterCount(); ++i)
     if (const hlo::Instruction *parameter = entry.parameter(i))
       byName[parameter->name()] = int64_t(i);
+  if (argumentNames.size() == entry.parameterCount())
+    for (auto &[name, number] : exporterNames(argumentNames))
+      byName.try_emplace(name, number);
   // Where each bound parameter's array came from, to name both on a clash.
   std::vector<std::string> boundFrom(entry.parameterCount());
   std::vector<passes::BoundParameter> bindings;
@@ -108,7 +157,7 @@ LoadedModule loadModelWithInterface(llvm::StringRef path, const InterfaceFlags &
     loaded.failure = code;
     return std::move(loaded);
   };
-  auto outputs = parseOutputList(flags.outputs);
+  auto outputs = parseOutputList(flags.outputs, loaded.resultNames);
   if (!outputs) {
     errs << "error: " << llvm::toString(outputs.takeError()) << '\n';
     return fail(ExitBadCommandLine);
@@ -120,7 +169,7 @@ LoadedModule loadModelWithInterface(llvm::StringRef path, const InterfaceFlags &
   options.outputs = std::move(*outputs);
   if (!flags.paramsPaths.empty())
     commandProgress().phase("read weights", std::to_string(flags.paramsPaths.size()) + " file(s)");
-  auto bindings = matchParameters(*module.entry(), flags.paramsPaths);
+  auto bindings = matchParameters(*module.entry(), flags.paramsPaths, loaded.argumentNames);
   if (!bindings) {
     errs << "error: " << llvm::toString(bindings.takeError()) << '\n';
     return fail(ExitInvalidInput);

@@ -5,7 +5,8 @@
 /// it means fixing those. `--params weights.npz` (or .safetensors, or
 /// several files) binds entry parameters to arrays: a key is the
 /// parameter's name as the module spells it (`state_0__0_.1`, `Arg_2.3`,
-/// with or without `%`) or its number (`"0"`, `"17"`). Each array must have
+/// `arg0` for StableHLO's `%arg0`, with or without `%`), the name JAX gave it
+/// (`jax.arg_info`), or its number (`"0"`, `"17"`). Each array must have
 /// exactly the parameter's element type and dimensions; a key that names no
 /// parameter, or a parameter bound twice, is an error. Unbound parameters
 /// stay inputs, in their order. `--outputs 0,3` keeps those elements of the
@@ -41,19 +42,27 @@ struct InterfaceFlags {
   std::string outputs;                  ///< --outputs: "0,3"; empty keeps the default
 };
 
-/// `--outputs` text as result numbers, or an error.
-llvm::Expected<std::optional<std::vector<int64_t>>> parseOutputList(llvm::StringRef text);
+/// `--outputs` text as result numbers, or an error. Items are numbers or,
+/// for a StableHLO module, `resultNames` (its `jax.result_info`, also as a
+/// '/' path: `['logits']` or `logits`).
+llvm::Expected<std::optional<std::vector<int64_t>>>
+parseOutputList(llvm::StringRef text, llvm::ArrayRef<std::string> resultNames = {});
 
 /// The arrays of `flags.paramsPaths` matched to `entry`'s parameters, or an
-/// error naming the file, the key and the parameter.
+/// error naming the file, the key and the parameter. Keys may also be the
+/// exporter's `argumentNames` (StableHLO's `jax.arg_info`), as written
+/// (`params['dense']['kernel']`) or as a '/' path (`params/dense/kernel`,
+/// how Flax's flatten_dict keys a weights file).
 llvm::Expected<std::vector<passes::BoundParameter>>
-matchParameters(const hlo::Computation &entry, llvm::ArrayRef<std::string> paramsPaths);
+matchParameters(const hlo::Computation &entry, llvm::ArrayRef<std::string> paramsPaths,
+                llvm::ArrayRef<std::string> argumentNames = {});
 
 /// Loads and verifies `path` (loadModuleFile), then binds and selects as
 /// `flags` say, recording what changed in `changes` (may be null). On
 /// failure prints the error and returns no module, with the exit code.
-LoadedModule loadModelWithInterface(llvm::StringRef path, const InterfaceFlags &flags, llvm::raw_ostream &errs,
-                       passes::InterfaceChanges *changes = nullptr);
+LoadedModule loadModelWithInterface(llvm::StringRef path, const InterfaceFlags &flags,
+                                    llvm::raw_ostream &errs,
+                                    passes::InterfaceChanges *changes = nullptr);
 
 /// What binding and output selection did, as `motec report` prints it
 /// (nothing when they did nothing) and as its --json fields.
