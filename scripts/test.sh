@@ -3,7 +3,7 @@
 # differential code generation tests on the host and under QEMU, and the
 # corpus conformance tests when ../shared/hlo-corpus exists), then the
 # sanitizer lane: a second build with AddressSanitizer and UBSan running the
-# unit tests, the host differential tests and the host fuzz smoke runs.
+# unit tests, the host random programs and the host differential tests.
 #   MOTE_BUILD_DIR            the main build (default build/)
 #   MOTE_SANITIZE_BUILD_DIR   the sanitizer lane's build (default build-sanitize/)
 #   MOTE_SANITIZER_LANE=0     skip the sanitizer lane
@@ -23,24 +23,28 @@ if [ "${MOTE_SANITIZER_LANE:-1}" != 0 ]; then
   lane_start=$SECONDS
   sanitize_build="${MOTE_SANITIZE_BUILD_DIR:-$root/build-sanitize}"
   # Only what the lane runs: the unit test programs, motec and mote-run (the
-  # host differential tests), and the fuzz targets. Cross-built mote-runs,
-  # firmware and bench stay in the main lane. -O1 with line tables (asserts
-  # on) compiles in less time than -O2 -g and still names every line.
+  # host differential tests and random programs). Cross-built mote-runs,
+  # firmware and bench stay in the main lane, and so do the libFuzzer smoke
+  # runs (their targets have ASan and UBSan in any build). -O1 with line
+  # tables (asserts on) compiles in less time than -O2 -g and still names
+  # every line.
   MOTE_BUILD_DIR="$sanitize_build" \
   MOTE_BUILD_TARGETS="hlo_tests eval_tests tools_tests passes_tests target_tests codegen_tests \
-mote_runtime_tests package_unit run_package motec mote-run parser_fuzz package_fuzz" \
+mote_runtime_tests package_unit run_package motec mote-run" \
     "$root/scripts/build.sh" -DMOTE_SANITIZE=address,undefined -DMOTE_CROSS_MOTE_RUN=OFF \
       -DCMAKE_BUILD_TYPE=Sanitize -DCMAKE_C_FLAGS_SANITIZE="-O1 -gline-tables-only" \
       -DCMAKE_CXX_FLAGS_SANITIZE="-O1 -gline-tables-only"
   cd "$sanitize_build"
-  # Leaks are reported by the fuzz targets themselves; the compiler keeps
+  # Leaks are reported by the fuzz targets (main lane); the compiler keeps
   # LLVM's global state alive until exit, which LeakSanitizer would list.
   export ASAN_OPTIONS="detect_leaks=0:abort_on_error=1"
   export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
-  ctest --output-on-failure -j "${MOTE_JOBS:-2}" -L "unit|fuzz" -LE "qemu" ||
-    status=$?
-  ctest --output-on-failure -j "${MOTE_JOBS:-2}" -R "^(differential\.host|differential\.package\.host|mote_run\.host)$" ||
-    status=$?
+  # One ctest run, so the long host tests share the two cores with the unit
+  # tests instead of running alone at the end. The host differential cases
+  # through packages stay in the main lane: the package loader is fuzzed with
+  # ASan, and mote_run.host runs mote-run here.
+  ctest --output-on-failure -j "${MOTE_JOBS:-2}" -L "unit|host" -LE "qemu" \
+    -E "^differential\.package\.host$" || status=$?
   echo "test.sh: sanitizer lane $((SECONDS - lane_start)) s"
 fi
 exit $status
