@@ -89,6 +89,10 @@ llvm::Value *emitNarrowToFloat(llvm::IRBuilderBase &b, PrimitiveType type, llvm:
 
 llvm::Value *emitFloatToNarrow(llvm::IRBuilderBase &b, PrimitiveType type, llvm::Value *value) {
   const Float8Format format = hlo::float8Format(type);
+  // f8e8m0fnu overflows from 2^128 on, which f32 cannot hold: its f32 values
+  // round in f64, where the table's last entry is finite.
+  if (format.kind == Kind::PowerOfTwo && value->getType()->isFloatTy())
+    value = b.CreateFPExt(value, b.getDoubleTy());
   llvm::Type *floatType = value->getType();
   const bool f64 = floatType->isDoubleTy();
   const std::vector<double> values = searchValues(format);
