@@ -33,13 +33,15 @@ bool isCodegenElementType(PrimitiveType type) {
   case PrimitiveType::C128:
     return true;
   default:
-    return false;
+    return hlo::isF8(type);
   }
 }
 
 bool isHalfType(PrimitiveType type) {
   return type == PrimitiveType::F16 || type == PrimitiveType::BF16;
 }
+
+bool computesInF32(PrimitiveType type) { return isHalfType(type) || hlo::isF8(type); }
 
 bool isSubByteInteger(PrimitiveType type) {
   return hlo::isInteger(type) && hlo::bitWidth(type) < 8;
@@ -68,7 +70,7 @@ llvm::Type *valueType(llvm::LLVMContext &context, PrimitiveType type) {
 }
 
 llvm::Type *computeType(llvm::LLVMContext &context, PrimitiveType type) {
-  if (isHalfType(type))
+  if (computesInF32(type))
     return llvm::Type::getFloatTy(context);
   return valueType(context, type);
 }
@@ -96,6 +98,8 @@ llvm::Value *toCompute(llvm::IRBuilderBase &builder, PrimitiveType type, llvm::V
     return math::emitF16ToF32(builder, value);
   if (type == PrimitiveType::BF16)
     return math::emitBF16ToF32(builder, value);
+  if (hlo::isF8(type))
+    return emitNarrowToFloat(builder, type, value);
   return value;
 }
 
@@ -104,6 +108,8 @@ llvm::Value *fromCompute(llvm::IRBuilderBase &builder, PrimitiveType type, llvm:
     return math::emitF32ToF16(builder, value);
   if (type == PrimitiveType::BF16)
     return math::emitF32ToBF16(builder, value);
+  if (hlo::isF8(type))
+    return emitFloatToNarrow(builder, type, value);
   return value;
 }
 

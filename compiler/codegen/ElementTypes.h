@@ -13,6 +13,9 @@
 ///                                    f32 and rounds back after every op, as XLA
 ///                                    does, with integer-only conversions so no
 ///                                    runtime helper is needed.
+///   f4, f6, f8 storage and value i8 (the bits); arithmetic widens to f32
+///              and rounds back after every op, through tables
+///              (NarrowFloats.cpp)
 ///   c64/c128   storage and value { float, float } / { double, double }:
 ///              (real, imag), XLA's layout; ComplexOps.h works on the parts.
 ///
@@ -31,10 +34,13 @@ bool isCodegenElementType(hlo::PrimitiveType type);
 
 llvm::Type *storageType(llvm::LLVMContext &context, hlo::PrimitiveType type);
 llvm::Type *valueType(llvm::LLVMContext &context, hlo::PrimitiveType type);
-/// The type arithmetic on `type` runs in: float for f16/bf16, else valueType.
+/// The type arithmetic on `type` runs in: float for f16/bf16 and the narrow
+/// floats, else valueType.
 llvm::Type *computeType(llvm::LLVMContext &context, hlo::PrimitiveType type);
 
 bool isHalfType(hlo::PrimitiveType type); ///< f16 or bf16
+/// f16, bf16, f4, f6 and f8: held as bits, computed in f32.
+bool computesInF32(hlo::PrimitiveType type);
 /// s2, s4, u2, u4: held in a byte of storage.
 bool isSubByteInteger(hlo::PrimitiveType type);
 
@@ -44,9 +50,17 @@ void storeElement(llvm::IRBuilderBase &builder, hlo::PrimitiveType type, llvm::V
                   llvm::Value *address);
 
 /// A value of `type` widened to its compute type, and back (rounding to
-/// nearest even for f16/bf16).
+/// nearest even for f16/bf16 and the narrow floats).
 llvm::Value *toCompute(llvm::IRBuilderBase &builder, hlo::PrimitiveType type, llvm::Value *value);
 llvm::Value *fromCompute(llvm::IRBuilderBase &builder, hlo::PrimitiveType type, llvm::Value *value);
+
+/// The bits of a narrow float (f4, f6, f8) as the f32 they stand for, and an
+/// f32 or f64 rounded to the nearest value of the narrow `type` (ties to
+/// even, the encoding's overflow), as its bits in an i8 (NarrowFloats.cpp).
+llvm::Value *emitNarrowToFloat(llvm::IRBuilderBase &builder, hlo::PrimitiveType type,
+                               llvm::Value *bits);
+llvm::Value *emitFloatToNarrow(llvm::IRBuilderBase &builder, hlo::PrimitiveType type,
+                               llvm::Value *value);
 
 /// The constant 0 / 1 of `type` as a value.
 llvm::Value *zeroValue(llvm::IRBuilderBase &builder, hlo::PrimitiveType type);

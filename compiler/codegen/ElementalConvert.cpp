@@ -4,9 +4,10 @@
 // zero and saturates (NaN -> 0, via llvm.fpto[su]i.sat, which every target
 // lowers inline; narrower integers clamp explicitly); anything -> pred is
 // `x != 0`; conversions into f16/bf16 go through f32 and round to nearest
-// even. A real value becomes the real part of a complex one (imaginary part
-// +0); complex values convert part by part. bitcast-convert reinterprets the
-// bits of same-width real types (HLO has no bitcast between complex and real
+// even, into f4/f6/f8 once from the source value (integers through f64). A
+// real value becomes the real part of a complex one (imaginary part +0);
+// complex values convert part by part. bitcast-convert reinterprets the bits
+// of same-width real types (HLO has no bitcast between complex and real
 // types).
 //
 //===----------------------------------------------------------------------===//
@@ -55,6 +56,15 @@ llvm::Value *emitConvertOp(llvm::IRBuilderBase &b, PrimitiveType from, Primitive
   if (!fromFloat && !toFloat) {
     // pred and unsigned sources zero-extend, signed ones sign-extend.
     return b.CreateIntCast(value, valueType(context, to), hlo::isSignedInteger(from));
+  }
+  if (hlo::isF8(to)) {
+    // One rounding from the source value: integers through f64 (exact up to
+    // 2^53), floats from their own type (f16 and bf16 from f32).
+    llvm::Value *x = !fromFloat
+                         ? (hlo::isSignedInteger(from) ? b.CreateSIToFP(value, b.getDoubleTy())
+                                                       : b.CreateUIToFP(value, b.getDoubleTy()))
+                         : toCompute(b, from, value);
+    return emitFloatToNarrow(b, to, x);
   }
   if (!fromFloat) {
     llvm::Type *target = computeType(context, to);

@@ -20,6 +20,11 @@ llvm::Value *ElementalEmitter::emitReducePrecision(const hlo::Instruction &instr
   llvm::IRBuilderBase &b = builder_;
   const PrimitiveType type = instruction.shape().elementType();
   llvm::Value *value = operandAt(instruction, 0, index);
+  // A narrow float is reduced as the f32 it widens to, then rounded back
+  // (the evaluator's order).
+  const bool narrow = hlo::isF8(type);
+  if (narrow)
+    value = toCompute(b, type, value);
   int srcExponent = 8, srcMantissa = 23;
   if (type == PrimitiveType::F64) {
     srcExponent = 11;
@@ -65,7 +70,8 @@ llvm::Value *ElementalEmitter::emitReducePrecision(const hlo::Instruction &instr
                        b.CreateSelect(underflows, signedZero, x));
   }
   x = b.CreateSelect(isNan, mantissaBits > 0 ? original : constant(exponentMask), x);
-  return isHalfType(type) ? x : b.CreateBitCast(x, value->getType());
+  llvm::Value *result = isHalfType(type) ? x : b.CreateBitCast(x, value->getType());
+  return narrow ? fromCompute(b, type, result) : result;
 }
 
 } // namespace mote::codegen

@@ -63,6 +63,10 @@ llvm::Error addLeaves(const hlo::Shape &shape, const std::string &name, const st
     if (!leaf.isArray() || !isCodegenElementType(leaf.elementType()))
       return hlo::errorAt(where, "cannot pass " + leaf.toString(false) +
                                      " across the model interface (element type not supported)");
+    if (abiElementType(leaf.elementType()) == 0) // f4, f6, f8: computed inside only
+      return hlo::errorAt(where, "cannot pass " + leaf.toString(false) +
+                                     " across the model interface (the ABI has no " +
+                                     hlo::primitiveTypeName(leaf.elementType()) + " element type)");
     if (leaf.hasDynamicDims())
       return hlo::errorAt(where, "dynamic dimensions in " + leaf.toString(false) +
                                      " are not supported by code generation");

@@ -33,8 +33,8 @@ bool hasUnboundedDims(const hlo::Shape &shape) {
   return shape.isArray() && shape.hasUnboundedDims();
 }
 
-/// The first element type in `shape` (recursively) that the evaluator has no
-/// arithmetic for, if any.
+/// The first element type in `shape` (recursively) that the evaluator cannot
+/// hold, if any.
 std::optional<hlo::PrimitiveType> unsupportedType(const hlo::Shape &shape) {
   if (shape.isTuple()) {
     for (const hlo::Shape &element : shape.tupleElements())
@@ -45,7 +45,7 @@ std::optional<hlo::PrimitiveType> unsupportedType(const hlo::Shape &shape) {
   if (shape.isToken())
     return std::nullopt;
   hlo::PrimitiveType type = shape.elementType();
-  if (!shape.isArray() || hlo::isF8(type))
+  if (!shape.isArray())
     return type;
   return std::nullopt;
 }

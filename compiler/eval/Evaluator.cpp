@@ -427,7 +427,8 @@ Evaluator::execute(const hlo::Computation &computation,
         }
         break;
       default:
-        if (hlo::opcodeKind(instruction.opcode()) == hlo::OpcodeKind::Elementwise) {
+        if (hlo::opcodeKind(instruction.opcode()) == hlo::OpcodeKind::Elementwise &&
+            !computesOnNarrowFloats(instruction)) {
           // Write the result over a dying operand of the same shape.
           const hlo::Shape &shape = instruction.shape();
           for (size_t i = 0; i < operands.size(); ++i) {
@@ -464,6 +465,11 @@ Evaluator::execute(const hlo::Computation &computation,
 llvm::Expected<hlo::Literal>
 Evaluator::evaluateInstruction(const hlo::Instruction &instruction,
                                llvm::ArrayRef<const hlo::Literal *> operands) {
+  if (computesOnNarrowFloats(instruction))
+    return evaluateWidened(instruction, operands,
+                           [&](const hlo::Instruction &standIn, Operands wide) {
+                             return evaluateInstruction(standIn, wide);
+                           });
   switch (instruction.opcode()) {
   // Values, tuples and control flow.
   case Opcode::Parameter:

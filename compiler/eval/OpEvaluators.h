@@ -14,6 +14,7 @@
 #include "hlo/Literal.h"
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/Support/Error.h"
 
 namespace mote::eval {
@@ -74,6 +75,12 @@ Result evaluateTriangularSolve(const hlo::Instruction &instruction, Operands ope
 Result evaluateFft(const hlo::Instruction &instruction, Operands operands);
 // BatchNorm.cpp: batch-norm-training, -inference, -grad.
 Result evaluateBatchNorm(const hlo::Instruction &instruction, Operands operands);
+
+// NarrowFloats.cpp: ops that compute on f4, f6 or f8 values run in f32 and
+// round back; `evaluate` runs the f32 stand-in of the instruction.
+bool computesOnNarrowFloats(const hlo::Instruction &instruction);
+Result evaluateWidened(const hlo::Instruction &instruction, Operands operands,
+                       llvm::function_ref<Result(const hlo::Instruction &, Operands)> evaluate);
 
 } // namespace mote::eval
 

@@ -11,6 +11,7 @@
 ///   f8e4m3fnuz, f8e5m2fnuz,
 ///   f8e4m3b11fnuz                 no inf, no -0; 0x80 is the only NaN
 ///   f8e8m0fnu                     unsigned powers of two 2^(e-127); 0xff is NaN
+///   f6e2m3fn, f6e3m2fn            6 bits, no inf, no NaN; overflow saturates
 ///   f4e2m1fn                      4 bits, no inf, no NaN; overflow saturates to 6
 ///
 //===----------------------------------------------------------------------===//
@@ -26,7 +27,7 @@
 namespace mote::hlo {
 
 struct Float8Format {
-  /// FiniteOnly: no infinity and no NaN (f4e2m1fn); overflow saturates.
+  /// FiniteOnly: no infinity and no NaN (f4e2m1fn, f6*); overflow saturates.
   enum class Kind : uint8_t { Ieee, FiniteNan, Unsigned0x80Nan, PowerOfTwo, FiniteOnly };
   int exponentBits;
   int mantissaBits;
@@ -92,6 +93,10 @@ inline Float8Format float8Format(PrimitiveType type) {
     return {8, 0, 127, K::PowerOfTwo};
   case PrimitiveType::F4E2M1FN:
     return {2, 1, 1, K::FiniteOnly, 4};
+  case PrimitiveType::F6E2M3FN:
+    return {2, 3, 1, K::FiniteOnly, 6};
+  case PrimitiveType::F6E3M2FN:
+    return {3, 2, 3, K::FiniteOnly, 6};
   default:
     return {4, 3, 7, K::Ieee};
   }

@@ -2,6 +2,8 @@
 
 #include "hlo/Literal.h"
 
+#include "hlo/Float8.h"
+
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -52,7 +54,10 @@ double Literal::getAsDouble(int64_t linear) const {
         else
           return static_cast<double>(value);
       },
-      [] { return std::nan(""); });
+      [&] {
+        return isF8(shape_.elementType()) ? float8ToDouble(shape_.elementType(), bytes_[linear])
+                                          : std::nan("");
+      });
 }
 
 int64_t Literal::getAsInt64(int64_t linear) const {
@@ -95,7 +100,10 @@ void Literal::setFromDouble(int64_t linear, double value) {
         else
           set<T>(linear, static_cast<T>(value));
       },
-      [] {});
+      [&] {
+        if (isF8(shape_.elementType()))
+          bytes_[linear] = float8FromDouble(shape_.elementType(), value);
+      });
 }
 
 void Literal::setFromInt64(int64_t linear, int64_t value) {
@@ -110,7 +118,10 @@ void Literal::setFromInt64(int64_t linear, int64_t value) {
         else
           set<T>(linear, static_cast<T>(value));
       },
-      [] {});
+      [&] {
+        if (isF8(shape_.elementType()))
+          setFromDouble(linear, static_cast<double>(value));
+      });
 }
 
 bool Literal::bitwiseEqual(const Literal &other) const {

@@ -136,7 +136,7 @@ public:
   int64_t linearIndex(llvm::ArrayRef<int64_t> index) const;
 
   /// Any element as double / int64 / uint64 (complex: the real part; pred: 0 or 1;
-  /// f8: not supported, returns NaN or 0).
+  /// f4/f6/f8: their value, exactly).
   double getAsDouble(int64_t linear) const;
   int64_t getAsInt64(int64_t linear) const;
   uint64_t getAsUint64(int64_t linear) const;

@@ -29,6 +29,8 @@ constexpr TypeInfo kTypes[] = {
     {PrimitiveType::U32, "u32", 32},
     {PrimitiveType::U64, "u64", 64},
     {PrimitiveType::F4E2M1FN, "f4e2m1fn", 4},
+    {PrimitiveType::F6E2M3FN, "f6e2m3fn", 6},
+    {PrimitiveType::F6E3M2FN, "f6e3m2fn", 6},
     {PrimitiveType::F8E5M2, "f8e5m2", 8},
     {PrimitiveType::F8E4M3, "f8e4m3", 8},
     {PrimitiveType::F8E4M3FN, "f8e4m3fn", 8},

@@ -130,6 +130,12 @@ static std::pair<int, int> floatFormat(PrimitiveType type) {
     return {3, 5};
   case PrimitiveType::F8E8M0FNU:
     return {8, 1};
+  case PrimitiveType::F6E2M3FN:
+    return {2, 4};
+  case PrimitiveType::F6E3M2FN:
+    return {3, 3};
+  case PrimitiveType::F4E2M1FN:
+    return {2, 2};
   default:
     return isF8(type) ? std::pair{4, 4} : std::pair{0, 0};
   }

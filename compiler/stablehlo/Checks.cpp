@@ -52,7 +52,7 @@ Instruction *equalElements(OpContext &context, Instruction *a, Instruction *b) {
         equalElements(context, context.unary(Opcode::Imag, a), context.unary(Opcode::Imag, b));
     return context.binary(Opcode::And, real, imag);
   }
-  if (!hlo::isFloatingPoint(type) || hlo::isF8(type))
+  if (!hlo::isFloatingPoint(type))
     return equal;
   Instruction *bothNaN = context.binary(Opcode::And, context.compare(a, a, ComparisonDirection::NE),
                                         context.compare(b, b, ComparisonDirection::NE));
@@ -104,7 +104,7 @@ Instruction *almostEqual(OpContext &context, Instruction *f, Instruction *g, dou
                                       context.unary(Opcode::Real, g), tolerance),
                       almostEqualReal(context, context.unary(Opcode::Imag, f),
                                       context.unary(Opcode::Imag, g), tolerance));
-  if (hlo::isFloatingPoint(type) && !hlo::isF8(type))
+  if (hlo::isFloatingPoint(type))
     return almostEqualReal(context, f, g, tolerance);
   return equalElements(context, f, g);
 }
@@ -192,6 +192,7 @@ Instruction *closeElements(OpContext &context, Instruction *actual, Instruction 
                                     context.unary(Opcode::Imag, expected));
     return withinUlps(context, context.binary(Opcode::Maximum, real, imag), minUlp, maxUlp);
   }
+  // The narrow floats (f4, f6, f8) have no ULP distance here: exact match.
   if (!hlo::isFloatingPoint(type) || hlo::isF8(type))
     return equalElements(context, actual, expected);
   // NaNs are close whatever their payloads and signs, which IEEE leaves open.

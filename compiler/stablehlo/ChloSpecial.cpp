@@ -63,15 +63,15 @@ struct Expr {
   }
 };
 
-/// Runs `body` on the op's operand in f32 (f16, bf16) or its own type (f32,
-/// f64), and rounds the result back.
+/// Runs `body` on the op's operand in f32 (f4, f6, f8, f16, bf16) or its own
+/// type (f32, f64), and rounds the result back.
 llvm::Error withUpcast(OpContext &context,
                        const std::function<Instruction *(const Expr &, Instruction *)> &body) {
   if (llvm::Error error = context.expectCounts(1, 1))
     return error;
   Instruction *x = context.operands[0];
   PrimitiveType type = x->shape().elementType();
-  if (!hlo::isFloatingPoint(type) || hlo::isF8(type))
+  if (!hlo::isFloatingPoint(type))
     return context.unsupported("element type " + hlo::primitiveTypeName(type));
   PrimitiveType computeType = type == PrimitiveType::F64 ? type : PrimitiveType::F32;
   x = context.convert(x, computeType);
@@ -459,14 +459,14 @@ Instruction *zeta(const Expr &e, Instruction *x, Instruction *q) {
   return e.select(e.equal(x, one), e.c(std::numeric_limits<double>::infinity()), output);
 }
 
-/// Runs `body` on the op's two operands in f32 (f16, bf16) or their type.
+/// Runs `body` on the op's two operands in f32 (f4 to bf16) or their type.
 llvm::Error
 withUpcast2(OpContext &context,
             const std::function<Instruction *(const Expr &, Instruction *, Instruction *)> &body) {
   if (llvm::Error error = context.expectCounts(2, 1))
     return error;
   PrimitiveType type = context.operands[0]->shape().elementType();
-  if (!hlo::isFloatingPoint(type) || hlo::isF8(type))
+  if (!hlo::isFloatingPoint(type))
     return context.unsupported("element type " + hlo::primitiveTypeName(type));
   PrimitiveType computeType = type == PrimitiveType::F64 ? type : PrimitiveType::F32;
   Instruction *a = context.convert(context.operands[0], computeType);

@@ -98,14 +98,15 @@ llvm::Error setElement(Literal &literal, int64_t index, const Scalar &scalar, Pr
   }
   if (hlo::isFloatingPoint(type)) {
     if (scalar.kind == Scalar::Kind::HexBits) {
+      if (hlo::bitWidth(type) < 64 && scalar.magnitude >> hlo::bitWidth(type))
+        return hlo::errorAt(scalar.location, "the hex value has more bits than " +
+                                                 hlo::primitiveTypeName(type) + "'s " +
+                                                 llvm::Twine(hlo::bitWidth(type)));
       setFloatBits(literal, index, type, scalar.magnitude);
       return llvm::Error::success();
     }
     if (scalar.kind == Scalar::Kind::Complex)
       return hlo::errorAt(scalar.location, "a complex value for a real element");
-    if (hlo::isF8(type))
-      return llvm::make_error<UnsupportedError>(
-          scalar.location, hlo::primitiveTypeName(type) + " elements written as decimals");
     literal.setFromDouble(index, scalarValue(scalar));
     return llvm::Error::success();
   }

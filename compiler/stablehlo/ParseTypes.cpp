@@ -31,6 +31,8 @@ static std::optional<PrimitiveType> scalarTypeNamed(llvm::StringRef name) {
       .Case("f32", PrimitiveType::F32)
       .Case("f64", PrimitiveType::F64)
       .Case("f4E2M1FN", PrimitiveType::F4E2M1FN)
+      .Case("f6E2M3FN", PrimitiveType::F6E2M3FN)
+      .Case("f6E3M2FN", PrimitiveType::F6E3M2FN)
       .Case("f8E5M2", PrimitiveType::F8E5M2)
       .Case("f8E4M3", PrimitiveType::F8E4M3)
       .Case("f8E4M3FN", PrimitiveType::F8E4M3FN)
@@ -151,7 +153,7 @@ bool MlirParser::parseElementType(Type &type, int depth) {
       consume();
       return true;
     }
-    // f6E2M3FN, f6E3M2FN, ...: element types MLIR has and HLO does not.
+    // f8E5M3FNU, tf32, ...: element types MLIR has and Mote does not.
     if (tok().text.size() > 2 && tok().text[0] == 'f' && llvm::isDigit(tok().text[1]))
       return failUnsupported(tok().location(),
                              "element type '" + tok().text + "' is not supported");
