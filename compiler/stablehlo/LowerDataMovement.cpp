@@ -25,14 +25,6 @@ llvm::Expected<Shape> staticResult(const OpContext &context, size_t i = 0) {
   return shape;
 }
 
-/// Sets the op's one result, or passes the error on.
-llvm::Error setResult(OpContext &context, llvm::Expected<Instruction *> result) {
-  if (!result)
-    return result.takeError();
-  context.results = {*result};
-  return llvm::Error::success();
-}
-
 /// The result shape of a dynamic op: the result type where static, else the
 /// dimensions its shape operand `shapeOperand` folds to.
 llvm::Expected<Shape> dynamicResult(const OpContext &context, size_t shapeOperand) {
