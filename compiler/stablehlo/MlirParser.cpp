@@ -421,22 +421,23 @@ bool MlirParser::parseOptionalLocation(Operation &op) {
   return parseLocationBody(op.sourceLocation);
 }
 
-bool MlirParser::parseFunctionType(std::vector<Type> &inputs, std::vector<Type> &results) {
+bool MlirParser::parseFunctionType(std::vector<Type> &inputs, std::vector<Type> &results,
+                                   int depth) {
   if (!expect(MlirTokenKind::LParen, "'(' to start a function type"))
     return false;
-  if (!tok().is(MlirTokenKind::RParen) && !parseTypeList(inputs))
+  if (!tok().is(MlirTokenKind::RParen) && !parseTypeList(inputs, depth))
     return false;
   if (!expect(MlirTokenKind::RParen, "')' after the operand types") ||
       !expect(MlirTokenKind::Arrow, "'->' in the function type"))
     return false;
   if (tok().is(MlirTokenKind::LParen)) {
     consume();
-    if (!tok().is(MlirTokenKind::RParen) && !parseTypeList(results))
+    if (!tok().is(MlirTokenKind::RParen) && !parseTypeList(results, depth))
       return false;
     return expect(MlirTokenKind::RParen, "')' after the result types");
   }
   results.emplace_back();
-  return parseType(results.back());
+  return parseType(results.back(), depth);
 }
 
 bool MlirParser::parseTrailingTypes(Operation &op) {

@@ -80,15 +80,16 @@ public:
   bool parseValueUseList(std::vector<ValueUse> &uses);
   bool parseOptionalLocation(Operation &op);
   bool parseLocationBody(std::string &text);
-  /// `(T, U) -> V` or `(T, U) -> (V, W)`.
-  bool parseFunctionType(std::vector<Type> &inputs, std::vector<Type> &results);
+  /// `(T, U) -> V` or `(T, U) -> (V, W)`; `depth` counts the types it is
+  /// nested in (a function type may hold function types).
+  bool parseFunctionType(std::vector<Type> &inputs, std::vector<Type> &results, int depth = 0);
   /// `(T, U) -> V`, or a plain type list `T, U` (each operand its type; the
   /// result types are then filled by the converter).
   bool parseTrailingTypes(Operation &op);
 
   // Types (ParseTypes.cpp) ---------------------------------------------------
   bool parseType(Type &type, int depth = 0);
-  bool parseTypeList(std::vector<Type> &types);
+  bool parseTypeList(std::vector<Type> &types, int depth = 0);
   bool parseElementType(Type &type, int depth);
   bool atType() const;
 

@@ -54,10 +54,10 @@ bool MlirParser::atType() const {
          token.text == "none" || scalarTypeNamed(token.text).has_value();
 }
 
-bool MlirParser::parseTypeList(std::vector<Type> &types) {
+bool MlirParser::parseTypeList(std::vector<Type> &types, int depth) {
   do {
     types.emplace_back();
-    if (!parseType(types.back()))
+    if (!parseType(types.back(), depth))
       return false;
   } while (consumeIf(MlirTokenKind::Comma));
   return true;
@@ -177,7 +177,7 @@ bool MlirParser::parseType(Type &type, int depth) {
   const MlirToken token = tok();
   if (token.is(MlirTokenKind::LParen)) {
     type.kind = Type::Kind::Function;
-    return parseFunctionType(type.elements, type.results);
+    return parseFunctionType(type.elements, type.results, depth + 1);
   }
   if (token.is(MlirTokenKind::BangId)) {
     llvm::StringRef name = token.text.drop_front();
