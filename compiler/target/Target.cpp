@@ -238,6 +238,20 @@ bool hasFusedMultiplyAdd(const TargetSpec &spec, unsigned bits) {
          lowering->isOperationLegal(llvm::ISD::FMA, bits == 64 ? llvm::MVT::f64 : llvm::MVT::f32);
 }
 
+bool hasHalfConversions(const TargetSpec &spec) {
+  llvm::Triple triple(spec.triple);
+  if (triple.isX86())
+    return hasFeature(spec, "f16c");
+  return triple.isAArch64() && hasFeature(spec, "fp-armv8");
+}
+
+bool hasHalfArithmetic(const TargetSpec &spec) {
+  llvm::Triple triple(spec.triple);
+  if (triple.isX86())
+    return hasFeature(spec, "f16c");
+  return triple.isAArch64() && hasFeature(spec, "fullfp16");
+}
+
 llvm::StringRef abiName(const TargetSpec &spec) {
   llvm::Triple triple(spec.triple);
   if (triple.isRISCV64())

@@ -80,6 +80,17 @@ bool hasFeature(const TargetSpec &spec, llvm::StringRef feature);
 /// call (AArch64, RISC-V F/D, x86-64 with FMA, Cortex-M with VFPv4/FPv5).
 bool hasFusedMultiplyAdd(const TargetSpec &spec, unsigned bits);
 
+/// True when `spec` converts between f16 and f32 with instructions LLVM
+/// emits inline (x86-64 with F16C, AArch64), so generated code may use
+/// fpext/fptrunc of half instead of integer code.
+bool hasHalfConversions(const TargetSpec &spec);
+
+/// True when, besides the conversions, LLVM handles arithmetic on vectors
+/// of half well for `spec`: x86-64 with F16C (it widens them to f32 vectors)
+/// and AArch64 with +fullfp16 (native). LLVM 16 splits it into scalars on
+/// AArch64 without +fullfp16.
+bool hasHalfArithmetic(const TargetSpec &spec);
+
 /// The width in bits RISC-V vector registers have at least under `spec`:
 /// 0 without V, 128 for V alone, N with zvl<N>b.
 unsigned riscvVectorBits(const TargetSpec &spec);
