@@ -3,7 +3,7 @@
 
   generate_models.py OUT_DIR [--seed S]
 
-For each model NAME in mlp, ds-cnn, mobilenet-block, transformer, gemm:
+For each model NAME in mlp, ds-cnn, mobilenet-block, transformer, gemm, mlp-batch64:
 
   OUT_DIR/NAME/model.hlo      the module as XLA/JAX print it (typed operands, layouts,
                               entry_computation_layout, metadata, weights as constants)
@@ -259,12 +259,23 @@ class Model:
             f.write("\n")
 
 
+def dense_stack(rng, name, rows, sizes):
+    """Dense layers of `sizes` (relu between them) over `rows` input rows."""
+    m = Model(name, "mlp", rng)
+    h = m.input("x", (rows, sizes[0]))
+    for i, (n_in, n_out) in enumerate(zip(sizes, sizes[1:])):
+        last = i == len(sizes) - 2
+        h = m.dense(h, f"fc{i + 1}", n_in, n_out, None if last else "relu")
+    return m, h, "jit_mlp"
+
+
 def mlp(rng):
-    m = Model("mlp", "mlp", rng)
-    x = m.input("x", (1, 784))
-    h = m.dense(x, "fc1", 784, 256, "relu")
-    h = m.dense(h, "fc2", 256, 128, "relu")
-    return m, m.dense(h, "fc3", 128, 10), "jit_mlp"
+    return dense_stack(rng, "mlp", 1, [784, 256, 128, 10])
+
+
+def mlp_batch64(rng):
+    """The MLP of XNNPACK's arm64 comparison: 64 rows of 784-512-512-10."""
+    return dense_stack(rng, "mlp-batch64", 64, [784, 512, 512, 10])
 
 
 def ds_cnn(rng):
@@ -365,7 +376,7 @@ def gemm(rng):
 
 
 MODELS = {"mlp": mlp, "ds-cnn": ds_cnn, "mobilenet-block": mobilenet_block,
-          "transformer": transformer, "gemm": gemm}
+          "transformer": transformer, "gemm": gemm, "mlp-batch64": mlp_batch64}
 
 
 def main():

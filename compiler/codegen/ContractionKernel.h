@@ -48,8 +48,13 @@ struct OperandStrides {
 /// A contraction as MR x NR tiles over (outer, rows, columns) with a
 /// contracting loop nest (outermost first).
 struct ContractionPlan {
-  hlo::PrimitiveType type = hlo::PrimitiveType::F32; ///< f32 or f64, all three arrays
-  bool fused = false;                                ///< products added by fused multiply-adds
+  hlo::PrimitiveType type = hlo::PrimitiveType::F32; ///< the sums' type: f32 or f64
+  /// What lhs, rhs and the result hold: `type` itself, or f16/bf16 when
+  /// `type` is f32. Half values are widened in registers as they are loaded
+  /// (exact) and the result rounds once, as it is stored.
+  hlo::PrimitiveType stored[3] = {hlo::PrimitiveType::F32, hlo::PrimitiveType::F32,
+                                  hlo::PrimitiveType::F32};
+  bool fused = false; ///< products added by fused multiply-adds
   llvm::SmallVector<int64_t, 4> outerDims;
   int64_t rows = 1, columns = 1;
   llvm::SmallVector<int64_t, 4> contractingDims;
@@ -58,6 +63,16 @@ struct ContractionPlan {
   /// (column == 1) so tiles store as vectors.
   OperandStrides result;
 };
+
+/// The type a tiled contraction of arrays of these element types sums in:
+/// f32 when each is f16, bf16 or f32, f64 when all are f64 (the evaluator's
+/// accumulation type); nullopt for what is not tiled.
+std::optional<hlo::PrimitiveType> tiledSumType(hlo::PrimitiveType lhs, hlo::PrimitiveType rhs,
+                                               hlo::PrimitiveType result);
+
+/// Whether the result holds the sums exactly (it is stored in their type),
+/// so partial sums may go through it between blocks of the contracting loop.
+inline bool resultHoldsSums(const ContractionPlan &plan) { return plan.stored[2] == plan.type; }
 
 /// Where a contraction's result lives when not in an array of its own: the
 /// stride of each result dimension and the offset of element 0 (in

@@ -1,8 +1,8 @@
 //===- DotEmitter.cpp - Dots as register-tiled contractions ---------------===//
 //
-// A dot whose operands and result are all f32 or all f64 is emitted as a
-// register-tiled contraction (ContractionKernel.h) instead of one k loop per
-// result element. Result dimensions are batch, lhs free, rhs free in that
+// A dot whose operands and result are f16, bf16 or f32 (summed in f32), or
+// all f64, is emitted as a register-tiled contraction (ContractionKernel.h)
+// instead of one k loop per result element. Result dimensions are batch, lhs free, rhs free in that
 // order; columns run along the last one, rows along the one before it, and
 // each moves in the operands that have it.
 //
@@ -31,10 +31,10 @@ bool planDot(const hlo::Instruction &instruction, ContractionPlan &plan, std::st
   const hlo::Shape &rhs = instruction.operand(1)->shape();
   if (!result.isArray() || !lhs.isArray() || !rhs.isArray())
     return fail("dot of non-arrays");
-  const PrimitiveType type = result.elementType();
-  if ((type != PrimitiveType::F32 && type != PrimitiveType::F64) || lhs.elementType() != type ||
-      rhs.elementType() != type)
-    return fail("only f32 and f64 dots are tiled");
+  const std::optional<PrimitiveType> type =
+      tiledSumType(lhs.elementType(), rhs.elementType(), result.elementType());
+  if (!type)
+    return fail("only dots of f16, bf16 and f32 (summed in f32) or of f64 are tiled");
   if (!result.hasDefaultLayout() || !lhs.hasDefaultLayout() || !rhs.hasDefaultLayout())
     return fail("only row-major dots are tiled");
   if (result.rank() == 0)
@@ -66,7 +66,10 @@ bool planDot(const hlo::Instruction &instruction, ContractionPlan &plan, std::st
     return fail("dot result rank does not match its dimension numbers");
 
   plan = ContractionPlan();
-  plan.type = type;
+  plan.type = *type;
+  plan.stored[0] = lhs.elementType();
+  plan.stored[1] = rhs.elementType();
+  plan.stored[2] = result.elementType();
   const int64_t rank = result.rank();
   const int64_t outerRank = rank >= 2 ? rank - 2 : 0;
   llvm::SmallVector<int64_t, 4> ownStrides =

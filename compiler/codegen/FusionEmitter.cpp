@@ -83,10 +83,10 @@ ResultPlacement placementInside(const hlo::Instruction &pad) {
 
 /// Whether the kernel can compute `contraction` with `plan` inside
 /// `fusion`: it reads its operands from buffers (they are parameters of the
-/// fusion, not values generated inside it), a pad it ends in only adds
-/// edges, and the runs of finished elements it hands over along its
-/// columns are runs of the result's minor dimension (the columns are all of
-/// it).
+/// fusion, not values generated inside it), its result has the fusion's
+/// element type, a pad it ends in only adds edges, and the runs of finished
+/// elements it hands over along its columns are runs of the result's minor
+/// dimension (the columns are all of it).
 bool fitsOutputFusion(const hlo::Instruction &fusion, const hlo::Instruction &contraction,
                       const ContractionPlan &plan) {
   const hlo::Instruction *pad = rootPad(fusion);
@@ -95,6 +95,10 @@ bool fitsOutputFusion(const hlo::Instruction &fusion, const hlo::Instruction &co
       }))
     return false;
   llvm::ArrayRef<int64_t> dims = pad ? pad->operand(0)->shape().dims() : fusion.shape().dims();
+  // The kernel stores the contraction's values where the fusion's result
+  // goes, and the rewrite reads them back from there: one element type.
+  if (fusion.shape().elementType() != contraction.shape().elementType())
+    return false;
   return llvm::all_of(contraction.operands(),
                       [](const hlo::Instruction *operand) {
                         return operand->opcode() == Opcode::Parameter;

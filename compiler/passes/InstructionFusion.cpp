@@ -162,15 +162,24 @@ bool canBeGroupRoot(const Instruction &instruction) {
 bool isContraction(const Instruction &instruction) {
   if (instruction.opcode() != Opcode::Dot && instruction.opcode() != Opcode::Convolution)
     return false;
-  auto isFloat = [](const hlo::Shape &shape) {
-    return shape.isArray() && (shape.elementType() == hlo::PrimitiveType::F32 ||
-                               shape.elementType() == hlo::PrimitiveType::F64);
+  // The types code generation tiles: f16, bf16 and f32 (summed in f32), or
+  // all f64.
+  auto summedInF32 = [](const hlo::Shape &shape) {
+    using hlo::PrimitiveType;
+    return shape.isArray() && (shape.elementType() == PrimitiveType::F32 ||
+                               shape.elementType() == PrimitiveType::F16 ||
+                               shape.elementType() == PrimitiveType::BF16);
   };
-  return isFloat(instruction.shape()) && instruction.shape().elementCount() > 0 &&
-         llvm::all_of(instruction.operands(), [&](const Instruction *operand) {
-           return isFloat(operand->shape()) &&
-                  operand->shape().elementType() == instruction.shape().elementType();
-         });
+  auto isF64 = [](const hlo::Shape &shape) {
+    return shape.isArray() && shape.elementType() == hlo::PrimitiveType::F64;
+  };
+  auto all = [&](auto predicate) {
+    return predicate(instruction.shape()) &&
+           llvm::all_of(instruction.operands(),
+                        [&](const Instruction *operand) { return predicate(operand->shape()); });
+  };
+  return instruction.shape().isArray() && instruction.shape().elementCount() > 0 &&
+         (all(summedInF32) || all(isF64));
 }
 
 /// A pad that only adds edges (no interior padding, nothing cut off): an
@@ -253,12 +262,17 @@ private:
   }
 
   /// Whether `contraction` may join `group` as its output fusion's kernel:
-  /// the group has no other, and every path from it to the root is
-  /// elementwise over its dimensions (each result element is rewritten from
-  /// the same element of the contraction, right after it is computed).
+  /// the group has no other, its root has the contraction's element type,
+  /// and every path from it to the root is elementwise over its dimensions
+  /// (each result element is rewritten from the same element of the
+  /// contraction, right after it is computed).
   bool acceptsContraction(const Group &group, const Instruction &contraction) const {
     if (group.contraction || group.members.size() >= kMaxGroupSize ||
         operandsWith(group, &contraction) > kMaxGroupOperands)
+      return false;
+    // The kernel stores its values where the root's go, then rewrites them.
+    if (!group.root->shape().isArray() ||
+        group.root->shape().elementType() != contraction.shape().elementType())
       return false;
     llvm::SmallVector<const Instruction *, 8> worklist{&contraction};
     llvm::SmallPtrSet<const Instruction *, 8> seen;
