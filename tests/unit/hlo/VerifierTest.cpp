@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "hlo/Verifier.h"
+#include "SourceTree.h"
 #include "hlo/Diagnostics.h"
 #include "hlo/Loader.h"
 #include "hlo/Module.h"
@@ -367,10 +368,7 @@ namespace {
 std::filesystem::path corpusDirectory() {
   if (const char *override = std::getenv("MOTE_HLO_CORPUS"))
     return std::filesystem::path(override) / "files";
-  // This file is <repo>/tests/unit/hlo/VerifierTest.cpp.
-  std::filesystem::path repository =
-      std::filesystem::path(__FILE__).parent_path().parent_path().parent_path().parent_path();
-  return repository.parent_path() / "shared" / "hlo-corpus" / "files";
+  return mote::test::sharedCorpusFiles();
 }
 
 } // namespace

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "output/HeaderWriter.h"
+#include "SourceTree.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
@@ -25,13 +26,7 @@ using hlo::PrimitiveType;
 
 namespace {
 
-std::string includeDir() {
-  llvm::SmallString<256> path(__FILE__);
-  for (int i = 0; i < 4; ++i)
-    llvm::sys::path::remove_filename(path);
-  llvm::sys::path::append(path, "include");
-  return std::string(path);
-}
+std::string includeDir() { return (mote::test::sourceTree() / "include").string(); }
 
 TensorSignature tensor(std::string name, PrimitiveType type, llvm::ArrayRef<int64_t> dims,
                        llvm::ArrayRef<int64_t> minorToMajor, uint64_t byteSize) {
