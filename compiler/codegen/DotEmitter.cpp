@@ -135,7 +135,7 @@ void FunctionEmitter::emitPlannedContraction(
   if (prelude)
     prelude();
   RangedOp ranged = createRangedOp(
-      instruction, contractionSplitExtent(plan, triple, target_), contractionWork(plan),
+      instruction, contractionSplitExtent(arithmeticPlan, triple, target_), contractionWork(plan),
       [&](llvm::Value *begin, llvm::Value *end) {
         emitContraction(
             builder_, indexType_, arithmeticPlan, triple, target_, address(assignment_.slice(&lhs)),
