@@ -34,8 +34,9 @@ public:
                     bool hardwareHalf)
       : b_(builder), indexType_(indexType), plan_(plan), tiling_(tiling), packed_(packed),
         kSteps_(tiling.lanes > 1 ? lhsRunSteps : 1), prefetches_(prefetches),
-        hardwareHalf_(hardwareHalf),
-        element_(plan.type == PrimitiveType::F64 ? b_.getDoubleTy() : b_.getFloatTy()) {
+        hardwareHalf_(hardwareHalf), element_(plan.type == PrimitiveType::F64   ? b_.getDoubleTy()
+                                              : plan.type == PrimitiveType::F16 ? b_.getHalfTy()
+                                                                                : b_.getFloatTy()) {
     for (int side = 0; side < 3; ++side)
       storage_[side] = storageType(b_.getContext(), plan.stored[side]);
   }
@@ -153,15 +154,23 @@ private:
   /// conversions where it has them (one instruction a vector), bf16 by a
   /// shift.
   llvm::Value *widen(int side, llvm::Value *value) {
+    if (plan_.type == PrimitiveType::F16) // native f16 sums: the bits as half
+      return b_.CreateBitCast(value, vectorOf(element_, lanesOf(value)));
     if (plan_.stored[side] == PrimitiveType::F16)
       return widenF16(b_, value, hardwareHalf_);
     return toCompute(b_, plan_.stored[side], value);
   }
   /// Sums rounded to the result's type.
   llvm::Value *narrow(llvm::Value *value) {
+    if (plan_.type == PrimitiveType::F16)
+      return b_.CreateBitCast(value, vectorOf(storage_[2], lanesOf(value)));
     if (plan_.stored[2] == PrimitiveType::F16)
       return narrowToF16(b_, value, hardwareHalf_);
     return fromCompute(b_, plan_.stored[2], value);
+  }
+  static unsigned lanesOf(llvm::Value *value) {
+    auto *vector = llvm::dyn_cast<llvm::FixedVectorType>(value->getType());
+    return vector ? vector->getNumElements() : 1;
   }
 
   /// Units [begin, end) of the packed schedule (see PackedSchedule).

@@ -48,7 +48,9 @@ struct OperandStrides {
 /// A contraction as MR x NR tiles over (outer, rows, columns) with a
 /// contracting loop nest (outermost first).
 struct ContractionPlan {
-  hlo::PrimitiveType type = hlo::PrimitiveType::F32; ///< the sums' type: f32 or f64
+  /// The sums' type: f32 or f64; f16 only for f16 arrays on targets with
+  /// f16 vector multiply-adds, when native half sums are asked for.
+  hlo::PrimitiveType type = hlo::PrimitiveType::F32;
   /// What lhs, rhs and the result hold: `type` itself, or f16/bf16 when
   /// `type` is f32. Half values are widened in registers as they are loaded
   /// (exact) and the result rounds once, as it is stored.

@@ -128,6 +128,12 @@ void FunctionEmitter::emitPlannedContraction(
   llvm::Triple triple(module_.getTargetTriple());
   ContractionPlan arithmeticPlan = plan;
   arithmeticPlan.fused = isFused(contraction_, plan.type);
+  if (nativeHalfSums_ && llvm::all_of(plan.stored, [](hlo::PrimitiveType type) {
+        return type == hlo::PrimitiveType::F16;
+      })) {
+    arithmeticPlan.type = hlo::PrimitiveType::F16;
+    arithmeticPlan.fused = true; // both targets have only fused f16 vector multiply-adds
+  }
   // Its call may wait to run depth-first with the contractions around it.
   std::optional<ChainMember> member = chainMember(instruction, arithmeticPlan, lhs);
   if (!member || !joinsChain(*member))

@@ -97,6 +97,9 @@ public:
   /// How dots and convolutions add their products (the target's choice,
   /// contractionArithmetic(); separate multiplies and adds by default).
   void setContraction(eval::ContractionArithmetic contraction) { contraction_ = contraction; }
+  /// f16 dots and convolutions sum in f16 where the target multiplies and
+  /// adds f16 vectors (opt-in; target::hasHalfMultiplyAdd).
+  void setNativeHalfSums(bool native) { nativeHalfSums_ = native; }
 
   /// Loads the argument, result and scratch pointers of a mote_call into
   /// the current function's; returns its env pointer.
@@ -707,6 +710,7 @@ private:
   llvm::DenseMap<const hlo::Instruction *, llvm::GlobalVariable *> constants_;
   const target::TargetSpec *target_ = nullptr;
   eval::ContractionArithmetic contraction_;
+  bool nativeHalfSums_ = false;
   std::vector<ChainMember> chain_; ///< contractions whose calls wait (ContractionChains.cpp)
 };
 

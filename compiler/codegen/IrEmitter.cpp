@@ -109,7 +109,7 @@ llvm::Error checkCodegenSupport(const hlo::Module &module, const passes::Schedul
 llvm::Error emitEntryFunction(const hlo::Module &hloModule, const passes::Schedule &schedule,
                               const passes::BufferAssignment &assignment, llvm::StringRef prefix,
                               llvm::Module &module, const target::TargetSpec *target,
-                              eval::ContractionArithmetic contraction) {
+                              eval::ContractionArithmetic contraction, bool nativeHalfSums) {
   if (llvm::Error error = checkCodegenSupport(hloModule, schedule))
     return error;
   llvm::LLVMContext &context = module.getContext();
@@ -127,6 +127,7 @@ llvm::Error emitEntryFunction(const hlo::Module &hloModule, const passes::Schedu
   FunctionEmitter emitter(schedule, assignment, module, function);
   emitter.setTarget(target);
   emitter.setContraction(contraction);
+  emitter.setNativeHalfSums(nativeHalfSums && target && target::hasHalfMultiplyAdd(*target));
   emitter.emit(*hloModule.entry());
   return llvm::Error::success();
 }

@@ -34,11 +34,15 @@ llvm::Error checkCodegenSupport(const hlo::Module &module, const passes::Schedul
 /// the triple's baseline (e.g. AVX2, RVV); the code is correct either way.
 /// Dots and convolutions add their products as `contraction` says, which
 /// must be what the target can do (contractionArithmetic(*target)): a fused
-/// multiply-add the target lacks would become a call to libm's fma.
+/// multiply-add the target lacks would become a call to libm's fma. With
+/// `nativeHalfSums`, f16 dots and convolutions sum in f16 on targets that
+/// multiply and add f16 vectors (not bit-exact with the evaluator: within
+/// K * 2^-11 * sum |a * b| of the exact sum of K products).
 llvm::Error emitEntryFunction(const hlo::Module &hloModule, const passes::Schedule &schedule,
                               const passes::BufferAssignment &assignment, llvm::StringRef prefix,
                               llvm::Module &module, const target::TargetSpec *target = nullptr,
-                              eval::ContractionArithmetic contraction = {});
+                              eval::ContractionArithmetic contraction = {},
+                              bool nativeHalfSums = false);
 
 } // namespace mote::codegen
 

@@ -102,8 +102,9 @@ llvm::Expected<CompiledModel> compileModel(hlo::Module &module, const CompileOpt
   compiled.module->setTargetTriple(compiled.machine->getTargetTriple().str());
   compiled.module->setDataLayout(compiled.machine->createDataLayout());
 
-  if (llvm::Error error = codegen::emitEntryFunction(module, schedule, *assignment, name,
-                                                     *compiled.module, &spec, contraction))
+  if (llvm::Error error =
+          codegen::emitEntryFunction(module, schedule, *assignment, name, *compiled.module, &spec,
+                                     contraction, options.nativeHalfSums))
     return std::move(error);
   codegen::emitModelDescriptor(*signature, *compiled.module);
 

@@ -31,6 +31,9 @@ struct CompileOptions {
   std::string name;
   unsigned optLevel = 3;
   bool fusion = true; ///< PipelineOptions::fusion
+  /// f16 dots and convolutions sum in f16 where the target can (opt-in:
+  /// codegen::emitEntryFunction's nativeHalfSums).
+  bool nativeHalfSums = false;
 };
 
 /// Statistics `motec report` and the tests read.

@@ -252,6 +252,13 @@ bool hasHalfArithmetic(const TargetSpec &spec) {
   return triple.isAArch64() && hasFeature(spec, "fullfp16");
 }
 
+bool hasHalfMultiplyAdd(const TargetSpec &spec) {
+  llvm::Triple triple(spec.triple);
+  if (triple.isAArch64())
+    return hasFeature(spec, "fullfp16");
+  return (triple.isARM() || triple.isThumb()) && hasFeature(spec, "mve.fp");
+}
+
 llvm::StringRef abiName(const TargetSpec &spec) {
   llvm::Triple triple(spec.triple);
   if (triple.isRISCV64())

@@ -91,6 +91,11 @@ bool hasHalfConversions(const TargetSpec &spec);
 /// AArch64 without +fullfp16.
 bool hasHalfArithmetic(const TargetSpec &spec);
 
+/// True when `spec` multiplies and adds vectors of f16 in hardware: AArch64
+/// with +fullfp16 (fmla .8h), Cortex-M55's Helium with floating point
+/// (vfma.f16), where f16 sums may opt to stay f16.
+bool hasHalfMultiplyAdd(const TargetSpec &spec);
+
 /// The width in bits RISC-V vector registers have at least under `spec`:
 /// 0 without V, 128 for V alone, N with zvl<N>b.
 unsigned riscvVectorBits(const TargetSpec &spec);

@@ -104,7 +104,7 @@ ExitCode writePackageOutput(const CompileCommandOptions &options,
     auto module = loadModuleReportingErrors(options.modulePath, errs);
     if (!module)
       return ExitInvalidInput;
-    auto compiled = compileForTarget(*module, spec, options.name, errs, options.target.fusion);
+    auto compiled = compileForTarget(*module, spec, options.name, errs, options.target);
     if (auto *code = std::get_if<ExitCode>(&compiled))
       return *code;
     auto &model = std::get<output::CompiledModel>(compiled);
@@ -186,7 +186,7 @@ ExitCode runCompile(const CompileCommandOptions &options, llvm::raw_ostream &out
   auto module = loadModuleReportingErrors(options.modulePath, errs);
   if (!module)
     return ExitInvalidInput;
-  auto compiled = compileForTarget(*module, specs.front(), options.name, errs, options.target.fusion);
+  auto compiled = compileForTarget(*module, specs.front(), options.name, errs, options.target);
   if (auto *code = std::get_if<ExitCode>(&compiled))
     return *code;
   auto &model = std::get<output::CompiledModel>(compiled);

@@ -155,7 +155,7 @@ ExitCode runReport(const ReportOptions &options, llvm::raw_ostream &out, llvm::r
       auto fresh = loadModuleReportingErrors(options.modulePath, errs);
       if (!fresh)
         return ExitInvalidInput;
-      auto compiled = compileForTarget(*fresh, spec, "", errs, options.target.fusion);
+      auto compiled = compileForTarget(*fresh, spec, "", errs, options.target);
       if (auto *code = std::get_if<ExitCode>(&compiled))
         return *code;
       auto &model = std::get<output::CompiledModel>(compiled);

@@ -24,15 +24,14 @@ resolveTargetOptions(const TargetOptions &options, llvm::raw_ostream &errs) {
   return specs;
 }
 
-std::variant<output::CompiledModel, ExitCode> compileForTarget(hlo::Module &module,
-                                                               const target::TargetSpec &spec,
-                                                               llvm::StringRef name,
-                                                               llvm::raw_ostream &errs,
-                                                               bool fusion) {
+std::variant<output::CompiledModel, ExitCode>
+compileForTarget(hlo::Module &module, const target::TargetSpec &spec, llvm::StringRef name,
+                 llvm::raw_ostream &errs, const TargetOptions &choices) {
   output::CompileOptions options;
   options.target = spec;
   options.name = name.str();
-  options.fusion = fusion;
+  options.fusion = choices.fusion;
+  options.nativeHalfSums = choices.nativeHalfSums;
   auto compiled = output::compileModel(module, options);
   if (compiled)
     return std::move(*compiled);

@@ -26,12 +26,11 @@ resolveTargetOptions(const TargetOptions &options, llvm::raw_ostream &errs);
 /// `module` compiled for `spec`; on failure the error is printed (located
 /// at the instruction when it can be) and the exit code returned:
 /// ExitUnsupported for what code generation cannot do, ExitInternalError
-/// for the rest.
-std::variant<output::CompiledModel, ExitCode> compileForTarget(hlo::Module &module,
-                                                               const target::TargetSpec &spec,
-                                                               llvm::StringRef name,
-                                                               llvm::raw_ostream &errs,
-                                                               bool fusion = true);
+/// for the rest. `choices` gives fusion and native half sums (its targets
+/// are in `spec`).
+std::variant<output::CompiledModel, ExitCode>
+compileForTarget(hlo::Module &module, const target::TargetSpec &spec, llvm::StringRef name,
+                 llvm::raw_ostream &errs, const TargetOptions &choices = {});
 
 } // namespace mote::tools
 
