@@ -14,6 +14,7 @@
 #include "codegen/ElementTypes.h"
 #include "codegen/ElementalEmitter.h"
 #include "codegen/LoopNest.h"
+#include "codegen/SharedConstants.h"
 #include "passes/BufferAssignment.h"
 #include "passes/Schedule.h"
 #include "target/Target.h"
@@ -100,6 +101,8 @@ public:
   /// f16 dots and convolutions sum in f16 where the target multiplies and
   /// adds f16 vectors (opt-in; target::hasHalfMultiplyAdd).
   void setNativeHalfSums(bool native) { nativeHalfSums_ = native; }
+  /// Large constants go in `shared` (a package's blob) instead of the code.
+  void setSharedConstants(SharedConstants *shared) { shared_ = shared; }
 
   /// Loads the argument, result and scratch pointers of a mote_call into
   /// the current function's; returns its env pointer.
@@ -257,11 +260,13 @@ public:
     return llvm::ConstantPointerNull::get(builder_.getPtrTy());
   }
 
-  llvm::GlobalVariable *constantGlobal(const hlo::Instruction &constant) {
+  llvm::Constant *constantGlobal(const hlo::Instruction &constant) {
     auto [it, inserted] = constants_.try_emplace(&constant, nullptr);
     if (!inserted)
       return it->second;
     llvm::ArrayRef<uint8_t> bytes = constant.attributes().literal->bytes();
+    if (shared_ && bytes.size() >= SharedConstants::kMinBytes)
+      return it->second = shared_->add(bytes);
     llvm::Constant *data = llvm::ConstantDataArray::get(
         module_.getContext(), llvm::ArrayRef<uint8_t>(bytes.data(), bytes.size()));
     auto *global = new llvm::GlobalVariable(module_, data->getType(), /*isConstant=*/true,
@@ -707,7 +712,8 @@ private:
   llvm::Value *call_ = nullptr; ///< the entry function's mote_call
   /// Inside an op function: its buffers and the arguments that hold them.
   llvm::SmallVector<std::pair<BufferSlice, llvm::Value *>, 8> sliceArguments_;
-  llvm::DenseMap<const hlo::Instruction *, llvm::GlobalVariable *> constants_;
+  llvm::DenseMap<const hlo::Instruction *, llvm::Constant *> constants_;
+  SharedConstants *shared_ = nullptr;
   const target::TargetSpec *target_ = nullptr;
   eval::ContractionArithmetic contraction_;
   bool nativeHalfSums_ = false;

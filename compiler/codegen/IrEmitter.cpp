@@ -109,7 +109,8 @@ llvm::Error checkCodegenSupport(const hlo::Module &module, const passes::Schedul
 llvm::Error emitEntryFunction(const hlo::Module &hloModule, const passes::Schedule &schedule,
                               const passes::BufferAssignment &assignment, llvm::StringRef prefix,
                               llvm::Module &module, const target::TargetSpec *target,
-                              eval::ContractionArithmetic contraction, bool nativeHalfSums) {
+                              eval::ContractionArithmetic contraction, bool nativeHalfSums,
+                              SharedConstants *shared) {
   if (llvm::Error error = checkCodegenSupport(hloModule, schedule))
     return error;
   llvm::LLVMContext &context = module.getContext();
@@ -128,6 +129,7 @@ llvm::Error emitEntryFunction(const hlo::Module &hloModule, const passes::Schedu
   emitter.setTarget(target);
   emitter.setContraction(contraction);
   emitter.setNativeHalfSums(nativeHalfSums && target && target::hasHalfMultiplyAdd(*target));
+  emitter.setSharedConstants(shared);
   emitter.emit(*hloModule.entry());
   return llvm::Error::success();
 }

@@ -11,6 +11,7 @@
 #ifndef MOTE_CODEGEN_IREMITTER_H
 #define MOTE_CODEGEN_IREMITTER_H
 
+#include "codegen/SharedConstants.h"
 #include "eval/Evaluator.h"
 #include "passes/BufferAssignment.h"
 #include "passes/Schedule.h"
@@ -37,12 +38,13 @@ llvm::Error checkCodegenSupport(const hlo::Module &module, const passes::Schedul
 /// multiply-add the target lacks would become a call to libm's fma. With
 /// `nativeHalfSums`, f16 dots and convolutions sum in f16 on targets that
 /// multiply and add f16 vectors (not bit-exact with the evaluator: within
-/// K * 2^-11 * sum |a * b| of the exact sum of K products).
+/// K * 2^-11 * sum |a * b| of the exact sum of K products). With `shared`,
+/// large constants go in that blob (SharedConstants.h).
 llvm::Error emitEntryFunction(const hlo::Module &hloModule, const passes::Schedule &schedule,
                               const passes::BufferAssignment &assignment, llvm::StringRef prefix,
                               llvm::Module &module, const target::TargetSpec *target = nullptr,
                               eval::ContractionArithmetic contraction = {},
-                              bool nativeHalfSums = false);
+                              bool nativeHalfSums = false, SharedConstants *shared = nullptr);
 
 } // namespace mote::codegen
 

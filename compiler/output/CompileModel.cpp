@@ -102,10 +102,15 @@ llvm::Expected<CompiledModel> compileModel(hlo::Module &module, const CompileOpt
   compiled.module->setTargetTriple(compiled.machine->getTargetTriple().str());
   compiled.module->setDataLayout(compiled.machine->createDataLayout());
 
-  if (llvm::Error error =
-          codegen::emitEntryFunction(module, schedule, *assignment, name, *compiled.module, &spec,
-                                     contraction, options.nativeHalfSums))
+  std::optional<codegen::SharedConstants> shared;
+  if (options.shareConstants)
+    shared.emplace(*compiled.module, name + "_constants");
+  if (llvm::Error error = codegen::emitEntryFunction(
+          module, schedule, *assignment, name, *compiled.module, &spec, contraction,
+          options.nativeHalfSums, shared ? &*shared : nullptr))
     return std::move(error);
+  if (shared)
+    compiled.sharedConstants = shared->finish();
   codegen::emitModelDescriptor(*signature, *compiled.module);
 
   std::string problems;

@@ -34,6 +34,10 @@ struct CompileOptions {
   /// f16 dots and convolutions sum in f16 where the target can (opt-in:
   /// codegen::emitEntryFunction's nativeHalfSums).
   bool nativeHalfSums = false;
+  /// Large constants go in a blob beside the code (`<name>_constants`, a
+  /// zero-filled region the loader fills): for packages, which store one
+  /// blob for all their code objects (codegen/SharedConstants.h).
+  bool shareConstants = false;
 };
 
 /// Statistics `motec report` and the tests read.
@@ -51,6 +55,9 @@ struct CompiledModel {
   std::unique_ptr<llvm::Module> module; ///< optimised
   codegen::ModelSignature signature;
   CompileStats stats;
+  /// With CompileOptions::shareConstants, the bytes of `<name>_constants`
+  /// (empty when no constant was large enough).
+  std::vector<uint8_t> sharedConstants;
 };
 
 /// Compiles `module` (verified; the passes change it in place). Errors are

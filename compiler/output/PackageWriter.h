@@ -20,6 +20,9 @@ namespace mote::output {
 struct PackageCode {
   std::string triple, cpu, features;
   CodeObject code;
+  /// The bytes the loader copies to code.constantsOffset (empty: none). The
+  /// package stores each distinct blob once.
+  std::vector<uint8_t> constants;
 };
 
 struct PackageContents {

@@ -178,6 +178,17 @@ llvm::Expected<TargetSpec> resolveTarget(llvm::StringRef triple, llvm::StringRef
     spec.cpu = host->first;
     defaults = host->second;
   }
+  if (features == "host") {
+    // The build machine's features with the target's CPU (--cpu=native also
+    // takes its CPU's scheduling model).
+    if (spec.triple != hostTriple())
+      return error("--features=host is only for the build machine's triple (" + hostTriple() + ")");
+    auto host = hostCpuAndFeatures();
+    if (!host)
+      return host.takeError();
+    features = "";
+    defaults = mergeFeatures(defaults, host->second);
+  }
   spec.features = mergeFeatures(defaults, features);
 
   std::string message;

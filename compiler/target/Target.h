@@ -27,6 +27,13 @@ enum class RunnerKind {
   None,       ///< compile only: nothing on the build machine runs this target
 };
 
+/// A CPU and features (added to the triple's defaults) of machines users
+/// have, that a package carries code for.
+struct FeatureLevel {
+  llvm::StringRef cpu; ///< empty: the triple's default
+  llvm::StringRef features;
+};
+
 /// A triple Mote supports and what it takes to build and run code for it.
 struct TargetInfo {
   llvm::StringRef triple;      ///< e.g. "aarch64-linux-gnu"
@@ -41,6 +48,10 @@ struct TargetInfo {
   llvm::StringRef cCompiler, cCompilerPackage;
   /// The emulator, and its Debian package (empty for Native).
   llvm::StringRef emulator, emulatorPackage;
+  /// What a package built without --cpu and --features carries code for,
+  /// lowest first; the loader runs the best the machine has. Empty: the
+  /// default CPU alone (bare metal, where firmware knows its board).
+  std::vector<FeatureLevel> packageLevels;
 };
 
 /// Every supported triple, in the order `motec targets` lists them.
@@ -59,7 +70,9 @@ struct TargetSpec {
 };
 
 /// Validates triple/CPU/features (empty cpu/features mean the defaults). An
-/// unknown triple or CPU is an error listing what is supported.
+/// unknown triple or CPU is an error listing what is supported. On the
+/// build machine's triple, cpu "native" is its CPU and features "host" its
+/// features.
 llvm::Expected<TargetSpec> resolveTarget(llvm::StringRef triple, llvm::StringRef cpu,
                                          llvm::StringRef features);
 

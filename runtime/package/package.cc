@@ -69,6 +69,37 @@ mote_status code_table(const mote_package *package, uint32_t index, Reader *read
   return reader_fields::read_code(*reader, code, out);
 }
 
+// Copies the constant blob of code object `index` (if it has one) into its
+// region of the loaded image. The region must lie inside the image, outside
+// the code and the descriptor, at an offset the blob's alignment keeps.
+mote_status copy_constants(const mote_package *package, uint32_t index,
+                           const mote_code_layout &layout, const mote_package_code &code,
+                           uint8_t *image) {
+  Reader reader(nullptr, 0);
+  Table root, table;
+  Vector codes;
+  mote::package_reader::CodeConstants constants;
+  if (!root_of(package, &reader, &root))
+    return MOTE_INVALID_ARGUMENT;
+  if (!reader.vector(root, reader_fields::kPackageCodeObjects, 4, &codes) ||
+      !reader.vector_table(codes, index, &table))
+    return MOTE_PACKAGE_MALFORMED;
+  if (mote_status status =
+          mote::package_reader::read_code_constants(reader, root, table, &constants))
+    return status;
+  if (constants.bytes == nullptr)
+    return MOTE_OK;
+  const uint64_t begin = constants.offset, end = constants.offset + constants.size;
+  const uint64_t desc_end = code.descriptor_offset + sizeof(mote_model_desc);
+  if (begin % 64 != 0 || constants.size > layout.image_size ||
+      begin > layout.image_size - constants.size ||
+      (begin < layout.exec_end && layout.exec_begin < end) ||
+      (begin < desc_end && code.descriptor_offset < end))
+    return MOTE_CODE_MALFORMED;
+  memcpy(image + begin, constants.bytes, size_t(constants.size));
+  return MOTE_OK;
+}
+
 // True when "+x" item `feature` (length `length`) is in the list `list`.
 bool has_feature(const char *list, const char *feature, size_t length) {
   const char *p = list;
@@ -82,6 +113,9 @@ bool has_feature(const char *list, const char *feature, size_t length) {
   }
   return false;
 }
+
+// More "+x" items than any feature list has: ranks are kMostFeatures - count.
+constexpr int kMostFeatures = 1 << 20;
 
 // How many "+x" items `required` has, or -1 when one is missing from `available`.
 int required_features(const char *required, const char *available) {
@@ -133,7 +167,8 @@ mote_status mote_package_open(const void *bytes, size_t size, mote_package *out)
   if (!bytes_equal(data, format::kMagic, sizeof(format::kMagic)))
     return MOTE_PACKAGE_MALFORMED;
   // The version decides how to read the rest, digest included.
-  if (load_le(data + format::kVersionOffset, 4) != MOTE_PACKAGE_FORMAT_VERSION)
+  uint64_t version = load_le(data + format::kVersionOffset, 4);
+  if (version < MOTE_PACKAGE_FORMAT_VERSION_OLDEST || version > MOTE_PACKAGE_FORMAT_VERSION)
     return MOTE_PACKAGE_VERSION;
   uint64_t total = load_le(data + format::kTotalSizeOffset, 8);
   if (load_le(data + format::kHeaderSizeOffset, 4) != format::kHeaderSize ||
@@ -259,8 +294,10 @@ mote_status mote_package_select(const mote_package *package, const char *triple,
     if (!strings_equal(code.triple, triple))
       continue;
     int needed = required_features(code.features, features);
-    if (needed > best) {
-      best = needed;
+    // Without the machine's features, the least demanding code is the safe one.
+    int rank = features == nullptr ? kMostFeatures - needed : needed;
+    if (needed >= 0 && rank > best) {
+      best = rank;
       *out_index = i;
     }
   }
@@ -310,6 +347,8 @@ mote_status mote_package_load(const mote_package *package, uint32_t index, void 
   if (mote_status status = mote_code_load(code.elf, code.elf_size, machine, memory, memory_size))
     return status;
   uint8_t *image = static_cast<uint8_t *>(memory);
+  if (mote_status status = copy_constants(package, index, layout, code, image))
+    return status;
   const mote_model_desc *desc =
       reinterpret_cast<const mote_model_desc *>(image + code.descriptor_offset);
   // The descriptor is hostile too: checked within the image's bounds.

@@ -93,6 +93,28 @@ mote_status read_code(const Reader &reader, const Table &code, mote_package_code
   return MOTE_OK;
 }
 
+mote_status read_code_constants(const Reader &reader, const Table &root, const Table &code,
+                                CodeConstants *out) {
+  uint64_t index, offset;
+  Vector blobs;
+  if (!reader.scalar(code, kCodeConstantsBlob, 4, 0xffffffffu, &index) ||
+      !reader.scalar(code, kCodeConstantsOffset, 8, 0, &offset) ||
+      !reader.vector(root, kPackageConstants, 4, &blobs))
+    return kMalformed;
+  *out = CodeConstants();
+  if (index == 0xffffffffu) // -1: none
+    return MOTE_OK;
+  Table blob;
+  Vector bytes;
+  if (index >= blobs.count || !reader.vector_table(blobs, uint32_t(index), &blob) ||
+      !reader.vector(blob, kBlobBytes, 1, &bytes) || bytes.count == 0)
+    return kMalformed;
+  out->bytes = reader.data() + bytes.data;
+  out->size = bytes.count;
+  out->offset = offset;
+  return MOTE_OK;
+}
+
 mote_status verify_package_body(const uint8_t *buffer, uint32_t size, uint32_t *out_root) {
   Reader reader(buffer, size);
   // The schema's file_identifier follows the root offset.
@@ -107,7 +129,8 @@ mote_status verify_package_body(const uint8_t *buffer, uint32_t size, uint32_t *
       !sub_table(reader, root, kPackageSignature, &signature, &has_signature) ||
       !sub_table(reader, root, kPackageMemory, &memory, &has_memory))
     return kMalformed;
-  if (version != MOTE_PACKAGE_FORMAT_VERSION || !has_signature || !has_memory)
+  if (version < MOTE_PACKAGE_FORMAT_VERSION_OLDEST || version > MOTE_PACKAGE_FORMAT_VERSION ||
+      !has_signature || !has_memory)
     return kMalformed;
   if (mote_status status = verify_tensors(reader, signature, kSignatureArgs))
     return status;
@@ -117,15 +140,25 @@ mote_status verify_package_body(const uint8_t *buffer, uint32_t size, uint32_t *
       !reader.scalar(memory, kMemoryScratchAlignment, 4, 16, &scratch_alignment) ||
       scratch_alignment == 0 || (scratch_alignment & (scratch_alignment - 1)) != 0)
     return kMalformed;
-  Vector codes;
-  if (!reader.vector(root, kPackageCodeObjects, 4, &codes))
+  Vector codes, blobs;
+  if (!reader.vector(root, kPackageCodeObjects, 4, &codes) ||
+      !reader.vector(root, kPackageConstants, 4, &blobs))
     return kMalformed;
+  for (uint32_t i = 0; i < blobs.count; ++i) {
+    Table blob;
+    Vector bytes;
+    if (!reader.vector_table(blobs, i, &blob) || !reader.vector(blob, kBlobBytes, 1, &bytes))
+      return kMalformed;
+  }
   for (uint32_t i = 0; i < codes.count; ++i) {
     Table code;
     mote_package_code info;
     if (!reader.vector_table(codes, i, &code))
       return kMalformed;
     if (mote_status status = read_code(reader, code, &info))
+      return status;
+    CodeConstants constants;
+    if (mote_status status = read_code_constants(reader, root, code, &constants))
       return status;
   }
   *out_root = root.pos;

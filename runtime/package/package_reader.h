@@ -24,14 +24,25 @@ enum CodeObjectField {
   kCodeFeatures,
   kCodeElf,
   kCodeDescriptorOffset,
-  kCodeEntryOffset
+  kCodeEntryOffset,
+  kCodeConstantsBlob,
+  kCodeConstantsOffset
 };
+enum ConstantBlobField { kBlobBytes };
 enum PackageField {
   kPackageFormatVersion,
   kPackageModelName,
   kPackageSignature,
   kPackageMemory,
-  kPackageCodeObjects
+  kPackageCodeObjects,
+  kPackageConstants
+};
+
+/// The constant blob a code object's loader copies into its image.
+struct CodeConstants {
+  const uint8_t *bytes = nullptr; ///< null when the code object has none
+  uint64_t size = 0;
+  uint64_t offset = 0; ///< image address of the region it goes to
 };
 
 /// Verifies the flatbuffer of a package (after the header) against the
@@ -42,6 +53,9 @@ mote_status read_tensor(const flatbuffer::Reader &reader, const flatbuffer::Tabl
                         mote_package_tensor *out);
 mote_status read_code(const flatbuffer::Reader &reader, const flatbuffer::Table &code,
                       mote_package_code *out);
+/// The blob `code` (a code object of the package whose root is `root`) names.
+mote_status read_code_constants(const flatbuffer::Reader &reader, const flatbuffer::Table &root,
+                                const flatbuffer::Table &code, CodeConstants *out);
 
 } // namespace mote::package_reader
 

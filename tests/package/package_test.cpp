@@ -8,6 +8,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <cstring>
 
 using mote::test::read_file;
 
@@ -90,7 +91,7 @@ TEST_CASE("a motec package runs on the host and matches the expected output") {
     CHECK(std::fabs(output[i] - expected[i]) <= 1e-5f + 1e-4f * std::fabs(expected[i]));
 }
 
-TEST_CASE("a fat package holds one code object per target, each loadable") {
+TEST_CASE("a fat package holds code objects for every target, each loadable") {
   OpenedPackage opened(MOTE_TEST_MLP_FAT_PACKAGE);
   REQUIRE(opened.status == MOTE_OK);
   const char *triples[] = {"x86_64-linux-gnu", "aarch64-linux-gnu", "riscv64-linux-gnu",
@@ -98,7 +99,9 @@ TEST_CASE("a fat package holds one code object per target, each loadable") {
   const uint16_t machines[] = {MOTE_ELF_MACHINE_X86_64, MOTE_ELF_MACHINE_AARCH64,
                                MOTE_ELF_MACHINE_RISCV, MOTE_ELF_MACHINE_ARM,
                                MOTE_ELF_MACHINE_RISCV};
-  CHECK(mote_package_code_count(&opened.package) == 5);
+  // Three feature levels for x86-64 and riscv64, two for aarch64 (+i8mm and
+  // +bf16 wait for the runtime to detect them), one for each bare-metal triple.
+  CHECK(mote_package_code_count(&opened.package) == 10);
   for (int t = 0; t < 5; ++t) {
     CAPTURE(triples[t]);
     uint32_t index = 99;
@@ -153,9 +156,91 @@ TEST_CASE("selection prefers the code object needing the most available features
   REQUIRE(mote_package_select(&package, "riscv64-linux-gnu", "+m", &index) == MOTE_OK);
   CHECK(index == 1);
   CHECK(mote_package_select(&package, "riscv64-linux-gnu", "+v", &index) == MOTE_NO_MATCHING_CODE);
+  // Without the machine's features, the least demanding code object.
   REQUIRE(mote_package_select(&package, "riscv64-linux-gnu", nullptr, &index) == MOTE_OK);
-  CHECK(index == 2);
+  CHECK(index == 1);
   // A four-byte "ELF" is no code object: found, but not loadable.
   size_t size, alignment;
   CHECK(mote_package_code_memory(&package, 0, &size, &alignment) == MOTE_CODE_MALFORMED);
+}
+
+namespace {
+
+/// The flatbuffer behind a package file's header.
+const mote::package::Package *packageBody(const std::vector<uint8_t> &bytes) {
+  return mote::package::GetPackage(bytes.data() + mote::package_format::kHeaderSize);
+}
+
+/// Overwrites scalar field `field` of code object `index` in place (the
+/// field must be present) and signs the package again.
+template <typename T>
+void patchCodeField(std::vector<uint8_t> &bytes, uint32_t index, uint16_t field, T value) {
+  // A table starts with the offset back to its vtable, which holds each
+  // field's offset in the table after two 16-bit sizes (field ids 4, 6...).
+  auto *table = const_cast<uint8_t *>(
+      reinterpret_cast<const uint8_t *>(packageBody(bytes)->code_objects()->Get(index)));
+  int32_t back;
+  std::memcpy(&back, table, sizeof back);
+  const uint8_t *vtable = table - back;
+  uint16_t vtableSize, offset = 0;
+  std::memcpy(&vtableSize, vtable, sizeof vtableSize);
+  if (field < vtableSize)
+    std::memcpy(&offset, vtable + field, sizeof offset);
+  REQUIRE(offset != 0);
+  std::memcpy(table + offset, &value, sizeof value);
+  mote::test::sign_package(bytes);
+}
+
+} // namespace
+
+TEST_CASE("the feature levels of a package share one copy of the weights") {
+  // mlp-host.mote: x86-64 baseline, v3 and v4, from the same module.
+  OpenedPackage opened(MOTE_TEST_MLP_HOST_PACKAGE);
+  REQUIRE(opened.status == MOTE_OK);
+  const mote::package::Package *body = packageBody(opened.bytes);
+  REQUIRE(body->code_objects()->size() == 3);
+  REQUIRE(body->constants() != nullptr);
+  REQUIRE(body->constants()->size() == 1);
+  const auto *blob = body->constants()->Get(0)->bytes();
+  CHECK(blob->size() % 64 == 0);
+  // 64-byte aligned in the file, for a loader that maps it.
+  CHECK((blob->data() - opened.bytes.data()) % 64 == 0);
+  for (uint32_t i = 0; i < 3; ++i) {
+    CAPTURE(i);
+    const auto *code = body->code_objects()->Get(i);
+    CHECK(code->constants_blob() == 0);
+    // The code object holds no copy: its region is .bss, filled at load.
+    const std::string elf(code->elf()->begin(), code->elf()->end());
+    CHECK(elf.find(std::string(blob->begin(), blob->begin() + 256)) == std::string::npos);
+    LoadedCode loaded(opened.package, i, /*executable=*/false);
+    REQUIRE(loaded.status == MOTE_OK);
+    CHECK(std::memcmp(static_cast<uint8_t *>(loaded.memory) + code->constants_offset(),
+                      blob->data(), blob->size()) == 0);
+  }
+}
+
+TEST_CASE("a constant blob aimed at the code or past the image is refused") {
+  std::vector<uint8_t> bytes = read_file(MOTE_TEST_MLP_HOST_PACKAGE);
+  const auto *code = packageBody(bytes)->code_objects()->Get(0);
+  const uint64_t entry = code->entry_offset() / 64 * 64;
+  for (uint64_t offset : {entry, uint64_t(1) << 40, code->constants_offset() + 8}) {
+    CAPTURE(offset);
+    std::vector<uint8_t> patched = bytes;
+    patchCodeField<uint64_t>(patched, 0, mote::package::CodeObject::VT_CONSTANTS_OFFSET, offset);
+    mote_package package;
+    REQUIRE(mote_package_open(patched.data(), patched.size(), &package) == MOTE_OK);
+    size_t size, alignment;
+    REQUIRE(mote_package_code_memory(&package, 0, &size, &alignment) == MOTE_OK);
+    void *memory = nullptr;
+    REQUIRE(mote_host_code_alloc(size, &memory) == MOTE_OK);
+    mote_model model;
+    CHECK(mote_package_load(&package, 0, memory, size, nullptr, nullptr, &model) ==
+          MOTE_CODE_MALFORMED);
+    mote_host_code_free(memory, size);
+  }
+  // A blob the package does not have fails verification when it is opened.
+  std::vector<uint8_t> patched = bytes;
+  patchCodeField<int32_t>(patched, 0, mote::package::CodeObject::VT_CONSTANTS_BLOB, 7);
+  mote_package package;
+  CHECK(mote_package_open(patched.data(), patched.size(), &package) == MOTE_PACKAGE_MALFORMED);
 }

@@ -26,12 +26,13 @@ resolveTargetOptions(const TargetOptions &options, llvm::raw_ostream &errs) {
 
 std::variant<output::CompiledModel, ExitCode>
 compileForTarget(hlo::Module &module, const target::TargetSpec &spec, llvm::StringRef name,
-                 llvm::raw_ostream &errs, const TargetOptions &choices) {
+                 llvm::raw_ostream &errs, const TargetOptions &choices, bool forPackage) {
   output::CompileOptions options;
   options.target = spec;
   options.name = name.str();
   options.fusion = choices.fusion;
   options.nativeHalfSums = choices.nativeHalfSums;
+  options.shareConstants = forPackage;
   auto compiled = output::compileModel(module, options);
   if (compiled)
     return std::move(*compiled);
