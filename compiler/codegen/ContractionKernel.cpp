@@ -89,6 +89,7 @@ public:
             : 0;
     if (plan_.rows == 0 || plan_.columns == 0)
       return;
+    prepareLhsPanel();
 
     LoopRange outerRange{splitBegin, splitEnd};
     emitLoopNest(b_, indexType_, plan_.outerDims, [&](IndexRef outer) {
@@ -183,6 +184,7 @@ private:
     base_[2] = at(2, out, index(plan_.result.base));
     outOffset_ = index(plan_.result.base);
     blockK_ = packed_.kBlock;
+    prepareLhsPanel();
     chunkEpilogue_ = true;
     panelBuffer_ = local_(llvm::ArrayType::get(element_, blockK_ * packed_.panelColumns));
     panelBuffer_->setAlignment(llvm::Align(64));
@@ -328,6 +330,8 @@ private:
   /// the main tiles is exactly the tail.
   void emitColumns(llvm::Value *row, unsigned rows, llvm::Value *begin, llvm::Value *end,
                    llvm::Value *kBlockIndex) {
+    if (lhsPanel_)
+      emitLhsPanel(row, rows, kBlockIndex);
     const int64_t tileColumns = tiling_.tileColumns();
     llvm::Value *width = b_.CreateSub(end, begin);
     llvm::Value *full = b_.CreateUDiv(width, index(tileColumns));
@@ -356,6 +360,71 @@ private:
     // vectors on some cores), and the strip is still in the first-level cache.
     if (epilogue_ && !chunkEpilogue_)
       emitEpilogue(row, rows, begin, width, kBlockIndex);
+  }
+
+  /// Whether the rows of a tile read their half-precision lhs through a
+  /// panel widened once per row tile (see emitLhsPanel), and how many
+  /// contracting steps it holds.
+  int64_t lhsPanelSteps() const {
+    const OperandStrides &lhs = plan_.operand[0];
+    if ((plan_.stored[0] != PrimitiveType::F16 && plan_.stored[0] != PrimitiveType::BF16) ||
+        plan_.type != PrimitiveType::F32 || kSteps_ > 1 || tiling_.lanes == 1 || lhs.column != 0 ||
+        lhs.row == 0 || slidingWindowDimension() >= 0)
+      return 0;
+    int64_t steps = blockK_;
+    if (!steps) {
+      steps = 1;
+      for (int64_t dim : plan_.contractingDims)
+        steps *= dim;
+    }
+    return tiling_.rows * steps * 4 <= kMaxLhsPanelBytes ? steps : 0;
+  }
+
+  void prepareLhsPanel() {
+    lhsPanelSteps_ = lhsPanelSteps();
+    if (!lhsPanelSteps_)
+      return;
+    lhsPanel_ = local_(llvm::ArrayType::get(element_, tiling_.rows * lhsPanelSteps_));
+    lhsPanel_->setAlignment(llvm::Align(64));
+  }
+
+  /// Widens the lhs values of the `rows` rows from `row` for every
+  /// contracting step (of block `kBlockIndex`) into the panel, step after
+  /// step: the tiles of the row then load them as f32, each broadcast folded
+  /// into its multiply-adds as for f32 operands, where widening a half value
+  /// for each step would cost three instructions more (x86-64: a load, a
+  /// move, vcvtph2ps) per row and step.
+  void emitLhsPanel(llvm::Value *row, unsigned rows, llvm::Value *kBlockIndex) {
+    const OperandStrides &lhs = plan_.operand[0];
+    for (unsigned r = 0; r < rows; ++r) {
+      llvm::Value *rowBase = at(0, base_[0], mul(add(row, index(r)), lhs.row));
+      llvm::Value *panelRow = gep(lhsPanel_, index(r * lhsPanelSteps_));
+      auto copy = [&](llvm::Value *offset, llvm::Value *step) {
+        b_.CreateAlignedStore(loadArray(0, at(0, rowBase, offset), 1), gep(panelRow, step),
+                              alignment());
+      };
+      if (kBlockIndex) {
+        llvm::Value *kBegin = mul(kBlockIndex, blockK_);
+        llvm::Value *kEnd = b_.CreateBinaryIntrinsic(
+            llvm::Intrinsic::umin, add(kBegin, index(blockK_)), index(plan_.contractingDims[0]));
+        emitCountedLoop(
+            b_, b_.CreateSub(kEnd, kBegin),
+            [&](llvm::Value *k) { copy(mul(add(kBegin, k), lhs.contracting[0]), k); }, "kl");
+        continue;
+      }
+      const llvm::SmallVector<int64_t, 4> linear = rowMajorStrides(plan_.contractingDims);
+      emitLoopNest(
+          b_, indexType_, plan_.contractingDims,
+          [&](IndexRef k) {
+            llvm::Value *offset = index(0), *step = index(0);
+            for (size_t c = 0; c < k.size(); ++c) {
+              offset = add(offset, mul(k[c], lhs.contracting[c]));
+              step = add(step, mul(k[c], linear[c]));
+            }
+            copy(offset, step);
+          },
+          "kl");
+    }
   }
 
   static int64_t sumOf(llvm::ArrayRef<unsigned> widths) {
@@ -449,7 +518,7 @@ private:
     llvm::Value *kPanel = nullptr; // the k step's offset in the panel buffer
     // One contracting step at kOffset. With `runs`, the lhs values are lane
     // `lane` of each row's run of k values instead of loads of their own.
-    auto body = [&](llvm::Value *kOffset[2], llvm::ArrayRef<llvm::Value *> runs = {},
+    auto body = [&](llvm::Value *kOffset[3], llvm::ArrayRef<llvm::Value *> runs = {},
                     unsigned lane = 0) {
       // Operands that do not move along a direction are loaded once: a
       // value shared by the columns is one scalar per row, splatted.
@@ -464,7 +533,11 @@ private:
               const bool fromRuns = side == 0 && !runs.empty();
               if (fromRuns && v == 0)
                 scalars.push_back(b_.CreateExtractElement(runs[r], lane));
-              else if (!fromRuns && (r == 0 || strides.row != 0))
+              else if (side == 0 && lhsPanel_ && v == 0)
+                scalars.push_back(b_.CreateAlignedLoad(
+                    element_, gep(lhsPanel_, add(index(r * lhsPanelSteps_), kOffset[2])),
+                    alignment()));
+              else if (!fromRuns && !(side == 0 && lhsPanel_) && (r == 0 || strides.row != 0))
                 scalars.push_back(loadOperand(side, row, column, r, 0, 1, kOffset[side]));
               llvm::Value *scalar = scalars.back();
               values[side].push_back(lanes == 1 ? scalar : b_.CreateVectorSplat(lanes, scalar));
@@ -508,7 +581,7 @@ private:
     // kSteps_ steps from kOffset (and kPanel), each row's lhs values for
     // them loaded as one vector: each sum still takes its products one k
     // after the other.
-    auto steps = [&](llvm::Value *kOffset[2]) {
+    auto steps = [&](llvm::Value *kOffset[3]) {
       llvm::SmallVector<llvm::Value *, 16> runs;
       const OperandStrides &lhs = plan_.operand[0];
       for (unsigned r = 0; r < rows; ++r)
@@ -516,8 +589,9 @@ private:
             0, at(0, base_[0], add(mul(add(row, index(r)), lhs.row), kOffset[0])), kSteps_));
       llvm::Value *panelStart = kPanel;
       for (unsigned j = 0; j < kSteps_; ++j) {
-        llvm::Value *shifted[2] = {kOffset[0],
-                                   add(kOffset[1], index(j * plan_.operand[1].contracting.back()))};
+        llvm::Value *shifted[3] = {kOffset[0],
+                                   add(kOffset[1], index(j * plan_.operand[1].contracting.back())),
+                                   kOffset[2]};
         if (panelStart)
           kPanel = add(panelStart, index(j * packed_.panelColumns));
         body(shifted, runs, j);
@@ -558,8 +632,8 @@ private:
       emitSteps(b_.CreateSub(kEnd, kBegin), [&](llvm::Value *k, unsigned n) {
         llvm::Value *kk = add(kBegin, k);
         kPanel = mul(k, packed_.panelColumns);
-        llvm::Value *kOffset[2] = {mul(kk, plan_.operand[0].contracting[0]),
-                                   mul(kk, plan_.operand[1].contracting[0])};
+        llvm::Value *kOffset[3] = {mul(kk, plan_.operand[0].contracting[0]),
+                                   mul(kk, plan_.operand[1].contracting[0]), k};
         if (n == 1)
           return body(kOffset);
         steps(kOffset);
@@ -576,7 +650,7 @@ private:
               for (int side = 0; side < 2; ++side)
                 base[side] = add(base[side], mul(k[c], plan_.operand[side].contracting[c]));
             emitSteps(index(dims.back()), [&](llvm::Value *i, unsigned n) {
-              llvm::Value *kOffset[2];
+              llvm::Value *kOffset[3] = {nullptr, nullptr, index(0)};
               for (int side = 0; side < 2; ++side)
                 kOffset[side] = add(base[side], mul(i, plan_.operand[side].contracting.back()));
               if (n == 1)
@@ -597,15 +671,18 @@ private:
       emitLoopNest(
           b_, indexType_, looped,
           [&](IndexRef k) {
-            llvm::Value *kOffset[2] = {index(0), index(0)};
-            for (size_t c = 0; c < k.size(); ++c)
+            llvm::Value *kOffset[3] = {index(0), index(0), index(0)};
+            const llvm::SmallVector<int64_t, 4> linear = rowMajorStrides(plan_.contractingDims);
+            for (size_t c = 0; c < k.size(); ++c) {
               for (int side = 0; side < 2; ++side)
                 if (int(c) != unrolled)
                   kOffset[side] = add(kOffset[side], mul(k[c], plan_.operand[side].contracting[c]));
+              kOffset[2] = add(kOffset[2], mul(k[c], linear[c]));
+            }
             if (unrolled < 0)
               return body(kOffset);
             for (int64_t u = 0; u < plan_.contractingDims[unrolled]; ++u) {
-              llvm::Value *shifted[2];
+              llvm::Value *shifted[3] = {nullptr, nullptr, kOffset[2]};
               for (int side = 0; side < 2; ++side)
                 shifted[side] =
                     add(kOffset[side], index(u * plan_.operand[side].contracting[unrolled]));
@@ -656,6 +733,9 @@ private:
   static constexpr int64_t kPrefetchDistance = 8;
   static constexpr int64_t kMaxUnrolledWindow = 8;
   static constexpr int64_t kPrefetchMinBytes = 32 * 1024;
+  static constexpr int64_t kMaxLhsPanelBytes = 64 * 1024;
+  llvm::AllocaInst *lhsPanel_ = nullptr; ///< widened lhs rows of the row tile
+  int64_t lhsPanelSteps_ = 0;
   llvm::AllocaInst *panelBuffer_ = nullptr; ///< one k block of a packed panel
   bool packing_ = false;                    ///< the tiles being emitted read panelBuffer_
   llvm::Value *panel_ = nullptr;            ///< panelBuffer_ while emitting a packed tile
@@ -670,18 +750,6 @@ eval::ContractionArithmetic contractionArithmetic(const target::TargetSpec &spec
   arithmetic.fusedF32 = target::hasFusedMultiplyAdd(spec, 32);
   arithmetic.fusedF64 = target::hasFusedMultiplyAdd(spec, 64);
   return arithmetic;
-}
-
-std::optional<PrimitiveType> tiledSumType(PrimitiveType lhs, PrimitiveType rhs,
-                                          PrimitiveType result) {
-  auto summedInF32 = [](PrimitiveType type) {
-    return type == PrimitiveType::F32 || type == PrimitiveType::F16 || type == PrimitiveType::BF16;
-  };
-  if (summedInF32(lhs) && summedInF32(rhs) && summedInF32(result))
-    return PrimitiveType::F32;
-  if (lhs == PrimitiveType::F64 && rhs == PrimitiveType::F64 && result == PrimitiveType::F64)
-    return PrimitiveType::F64;
-  return std::nullopt;
 }
 
 bool isFused(eval::ContractionArithmetic arithmetic, PrimitiveType type) {

@@ -25,6 +25,7 @@
 
 #include "eval/Evaluator.h"
 #include "hlo/PrimitiveType.h"
+#include "passes/ContractionTypes.h"
 #include "target/Target.h"
 
 #include "llvm/ADT/SmallVector.h"
@@ -65,12 +66,6 @@ struct ContractionPlan {
   /// (column == 1) so tiles store as vectors.
   OperandStrides result;
 };
-
-/// The type a tiled contraction of arrays of these element types sums in:
-/// f32 when each is f16, bf16 or f32, f64 when all are f64 (the evaluator's
-/// accumulation type); nullopt for what is not tiled.
-std::optional<hlo::PrimitiveType> tiledSumType(hlo::PrimitiveType lhs, hlo::PrimitiveType rhs,
-                                               hlo::PrimitiveType result);
 
 /// Whether the result holds the sums exactly (it is stored in their type),
 /// so partial sums may go through it between blocks of the contracting loop.

@@ -51,7 +51,7 @@ bool planConvolution(const hlo::Instruction &instruction, ContractionPlan &plan,
   if (!result.isArray() || !input.isArray() || !kernel.isArray())
     return fail("convolution of non-arrays");
   const std::optional<PrimitiveType> type =
-      tiledSumType(input.elementType(), kernel.elementType(), result.elementType());
+      passes::tiledSumType(input.elementType(), kernel.elementType(), result.elementType());
   if (!type)
     return fail("only convolutions of f16, bf16 and f32 (summed in f32) or of f64 are tiled");
   if (!result.hasDefaultLayout() || !input.hasDefaultLayout() || !kernel.hasDefaultLayout())

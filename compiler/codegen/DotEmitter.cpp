@@ -32,7 +32,7 @@ bool planDot(const hlo::Instruction &instruction, ContractionPlan &plan, std::st
   if (!result.isArray() || !lhs.isArray() || !rhs.isArray())
     return fail("dot of non-arrays");
   const std::optional<PrimitiveType> type =
-      tiledSumType(lhs.elementType(), rhs.elementType(), result.elementType());
+      passes::tiledSumType(lhs.elementType(), rhs.elementType(), result.elementType());
   if (!type)
     return fail("only dots of f16, bf16 and f32 (summed in f32) or of f64 are tiled");
   if (!result.hasDefaultLayout() || !lhs.hasDefaultLayout() || !rhs.hasDefaultLayout())

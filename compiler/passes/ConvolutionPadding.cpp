@@ -8,13 +8,14 @@
 // the kernel is reversed by a `reverse` (the same products in the same
 // order). Negative padding stays: it only crops.
 //
-// Only convolutions the kernel can then tile are rewritten (f32/f64, no lhs
-// dilation, no batch groups); lhs dilation is left alone because its holes do
-// not take part in the sums.
+// Only convolutions the kernel can then tile are rewritten (f16, bf16, f32,
+// f64: ContractionTypes.h; no lhs dilation, no batch groups); lhs dilation is left alone because
+// its holes do not take part in the sums.
 //
 //===----------------------------------------------------------------------===//
 
 #include "passes/ComputationEdit.h"
+#include "passes/ContractionTypes.h"
 #include "passes/Passes.h"
 
 #include "hlo/Literal.h"
@@ -32,10 +33,8 @@ bool isRewritable(const Instruction &convolution) {
     return false;
   const hlo::Shape &input = convolution.operand(0)->shape();
   const hlo::Shape &kernel = convolution.operand(1)->shape();
-  const PrimitiveType type = convolution.shape().elementType();
   if (!convolution.shape().isArray() || !input.isArray() || !kernel.isArray() ||
-      (type != PrimitiveType::F32 && type != PrimitiveType::F64) ||
-      input.elementType() != type || kernel.elementType() != type)
+      !tiledSumType(input.elementType(), kernel.elementType(), convolution.shape().elementType()))
     return false;
   const hlo::InstructionAttributes &attributes = convolution.attributes();
   const hlo::ConvolutionDimensionNumbers &numbers = attributes.convolutionDimensions;

@@ -34,6 +34,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "passes/ComputationEdit.h"
+#include "passes/ContractionTypes.h"
 #include "passes/Passes.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -162,24 +163,13 @@ bool canBeGroupRoot(const Instruction &instruction) {
 bool isContraction(const Instruction &instruction) {
   if (instruction.opcode() != Opcode::Dot && instruction.opcode() != Opcode::Convolution)
     return false;
-  // The types code generation tiles: f16, bf16 and f32 (summed in f32), or
-  // all f64.
-  auto summedInF32 = [](const hlo::Shape &shape) {
-    using hlo::PrimitiveType;
-    return shape.isArray() && (shape.elementType() == PrimitiveType::F32 ||
-                               shape.elementType() == PrimitiveType::F16 ||
-                               shape.elementType() == PrimitiveType::BF16);
-  };
-  auto isF64 = [](const hlo::Shape &shape) {
-    return shape.isArray() && shape.elementType() == hlo::PrimitiveType::F64;
-  };
-  auto all = [&](auto predicate) {
-    return predicate(instruction.shape()) &&
-           llvm::all_of(instruction.operands(),
-                        [&](const Instruction *operand) { return predicate(operand->shape()); });
-  };
-  return instruction.shape().isArray() && instruction.shape().elementCount() > 0 &&
-         (all(summedInF32) || all(isF64));
+  const hlo::Shape &result = instruction.shape();
+  if (!result.isArray() || result.elementCount() == 0 || instruction.operandCount() != 2 ||
+      !instruction.operand(0)->shape().isArray() || !instruction.operand(1)->shape().isArray())
+    return false;
+  return tiledSumType(instruction.operand(0)->shape().elementType(),
+                      instruction.operand(1)->shape().elementType(), result.elementType())
+      .has_value();
 }
 
 /// A pad that only adds edges (no interior padding, nothing cut off): an

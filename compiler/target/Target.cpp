@@ -257,10 +257,7 @@ bool hasHalfConversions(const TargetSpec &spec) {
 }
 
 bool hasHalfArithmetic(const TargetSpec &spec) {
-  llvm::Triple triple(spec.triple);
-  if (triple.isX86())
-    return hasFeature(spec, "f16c");
-  return triple.isAArch64() && hasFeature(spec, "fullfp16");
+  return llvm::Triple(spec.triple).isAArch64() && hasFeature(spec, "fullfp16");
 }
 
 bool hasHalfMultiplyAdd(const TargetSpec &spec) {
