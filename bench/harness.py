@@ -22,7 +22,14 @@ import qemu_count
 import tables
 from engines import RunError, relative_error
 
-MODEL_NAMES = ["mlp", "ds-cnn", "mobilenet-block", "transformer", "gemm"]
+MODEL_NAMES = ["mlp", "mlp-batch64", "ds-cnn", "mobilenet-block", "transformer", "gemm"]
+HALF_TYPES = ["f16", "bf16"]
+# Half-precision outputs checked against the evaluator: one f16 ulp is 1e-3 of the value.
+HALF_TOLERANCE = 1e-2
+
+
+def is_half(name):
+    return any(name.endswith("-" + t) for t in HALF_TYPES)
 
 
 def log(message):
@@ -121,7 +128,9 @@ def probe(engine_list, models, threads_list, results, args, work):
                 if reference is None:
                     reference = model.reference
                 cell["error"] = relative_error(value, reference)
-                cell["ok"] = cell["error"] <= args.tolerance
+                tolerance = max(args.tolerance, HALF_TOLERANCE) if is_half(model.name) \
+                    else args.tolerance
+                cell["ok"] = cell["error"] <= tolerance
                 if engine.name == "mote":
                     mote_output = value.astype(np.float64)
                 per_round = args.seconds / args.rounds
@@ -172,6 +181,11 @@ def parse_args(argv):
     parser.add_argument("--qemu", action="store_true",
                         help="also count guest instructions per inference under qemu-user")
     parser.add_argument("--qemu-only", action="store_true", help="only the qemu counts")
+    parser.add_argument("--half", action="store_true",
+                        help="also each model in f16 and bf16 (Mote only, against Mote's f32)")
+    parser.add_argument("--xnnpack-arm64", help="XNNPACK's aarch64 bench peer, counted under "
+                        "qemu-aarch64 beside Mote (default: <build>/bench/arm64/"
+                        "xnnpack-peer-aarch64, which bench/xnnpack_arm64.sh builds)")
     parser.add_argument("--icount-source", default=os.path.join(
         os.path.dirname(engines.ROOT), "shared", "tools", "qemu-icount.c"),
         help="the qemu-icount plugin's source (default ../shared/tools/qemu-icount.c)")
@@ -196,7 +210,10 @@ def main(argv):
     binaries = engines.build_tools(os.path.join(work, "bin"), log)
     host = machine.Machine(binaries["cpu-clock"])
     features = host.mote_features()
-    models = generate_models(os.path.join(work, "models"), args.models.split(","))
+    names = args.models.split(",")
+    if args.half:
+        names += [f"{n}-{t}" for t in HALF_TYPES for n in args.models.split(",")]
+    models = generate_models(os.path.join(work, "models"), names)
     for model in models:
         log(f"Mote: check, eval, compile, report {model.name}")
         prepare_mote(motec, model, features, out_dir)
@@ -220,9 +237,18 @@ def main(argv):
     counts = {}
     if args.qemu or args.qemu_only:
         plugin = qemu_count.build_plugin(args.icount_source, os.path.join(work, "bin"))
+        xnnpack = args.xnnpack_arm64 or os.path.join(work, "arm64", "xnnpack-peer-aarch64")
+        if not os.path.exists(xnnpack):
+            log(f"note: {xnnpack} is missing (bench/xnnpack_arm64.sh builds it): no XNNPACK "
+                "aarch64 counts")
         for model in models:
             counts[model.name] = qemu_count.count_model(motec, bin_dir, plugin, model, out_dir,
                                                         model.reference, args.tolerance, log)
+            if os.path.exists(xnnpack) and not is_half(model.name):
+                xnn = qemu_count.count_xnnpack_arm64(xnnpack, plugin, model, out_dir,
+                                                     model.reference, args.tolerance, log)
+                if xnn:
+                    counts[model.name]["xnnpack-aarch64"] = xnn
 
     command = "bench/run.sh " + shlex.join(argv[2:] if argv[:1] == ["--build-dir"] else argv)
     context = {"machine": host, "features": features, "load": (load_before, machine.load_average()),

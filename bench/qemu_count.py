@@ -1,4 +1,5 @@
-"""Guest instructions per inference of Mote's code for aarch64 and riscv64, under qemu-user.
+"""Guest instructions per inference of Mote's code for aarch64 and riscv64 under qemu-user,
+and of XNNPACK's arm64 build beside Mote's aarch64 code.
 
 QEMU's TCG plugin bench relies on is ../shared/tools/qemu-icount.c (Debian's QEMU 7.2 ships
 none): it counts every guest instruction the process executes. mote-run loads the package's
@@ -20,11 +21,14 @@ import numpy as np
 from engines import RunError, compile_if_stale, relative_error
 
 VECTOR_CPU = ["-cpu", "rv64,v=true,vext_spec=v1.0,vlen=128"]
+# QEMU 7.2's default aarch64 CPU is "max" (every extension it emulates): name one.
+AARCH64_CPU = "cortex-a76"
 
 # (label, triple, extra motec features, emulator command, mote-run binary name)
 TARGETS = [
     ("aarch64", "aarch64-linux-gnu", "",
-     ["qemu-aarch64", "-L", "/usr/aarch64-linux-gnu"], "mote-run-aarch64-linux-gnu"),
+     ["qemu-aarch64", "-cpu", AARCH64_CPU, "-L", "/usr/aarch64-linux-gnu"],
+     "mote-run-aarch64-linux-gnu"),
     ("riscv64", "riscv64-linux-gnu", "",
      ["qemu-riscv64", "-L", "/usr/riscv64-linux-gnu"], "mote-run-riscv64-linux-gnu"),
     ("riscv64+v", "riscv64-linux-gnu", "+v",
@@ -34,7 +38,7 @@ TARGETS = [
      ["qemu-riscv64", "-cpu", "rv64,v=true,vext_spec=v1.0,vlen=256", "-L",
       "/usr/riscv64-linux-gnu"], "mote-run-riscv64-linux-gnu"),
 ]
-TARGET_NOTES = {"aarch64": "generic AArch64 with NEON",
+TARGET_NOTES = {"aarch64": f"-cpu {AARCH64_CPU}, the package's best level for it",
                 "riscv64": "rv64gc, scalar",
                 "riscv64+v": "rv64gcv, VLEN=128",
                 "riscv64+v256": "rv64gcv compiled for VLEN>=256 (+zvl256b), run at VLEN=256"}
@@ -60,6 +64,36 @@ def count(argv, timeout):
     return int(match.group(1))
 
 
+def per_inference(run, output, label, log, timeout):
+    """Instructions of one inference of `run` (a command under the plugin taking --bench
+    and --output): --bench 2 minus --bench 1, both writing the output, so only the
+    inference differs. None, with a note, when it fails."""
+    try:
+        one = count(run + ["--bench", "1", "--output", output], timeout)
+        two = count(run + ["--bench", "2", "--output", output + ".2.npy"], timeout)
+    except RunError as error:
+        log(f"note: {label} failed: {error}")
+        return None
+    return two - one
+
+
+def count_xnnpack_arm64(peer, plugin, model, work, reference, tolerance, log, timeout=1800):
+    """(instructions per inference, output ok, error) of XNNPACK's arm64 build of the
+    bench peer (bench/xnnpack_arm64.sh), run like Mote's aarch64 code, or None."""
+    sysroot_lib = os.path.join(os.path.dirname(peer), "sysroot", "usr", "lib",
+                               "aarch64-linux-gnu")
+    run = ["qemu-aarch64", "-cpu", AARCH64_CPU, "-L", "/usr/aarch64-linux-gnu", "-E",
+           f"LD_LIBRARY_PATH={sysroot_lib}", "-plugin", plugin, "-d", "plugin", peer,
+           "--model", model.name, "--dir", model.dir, "--threads", "1"]
+    output = os.path.join(work, f"{model.name}-xnnpack-aarch64.npy")
+    log(f"  qemu aarch64: XNNPACK {model.name}")
+    insns = per_inference(run, output, f"XNNPACK aarch64 {model.name}", log, timeout)
+    if insns is None:
+        return None
+    error = relative_error(np.load(output), reference)
+    return (insns, error <= tolerance, error)
+
+
 def count_model(motec, bin_dir, plugin, model, work, reference, tolerance, log, timeout=1800):
     """{target label: (instructions per inference, output ok)} for one model."""
     results = {}
@@ -78,14 +112,10 @@ def count_model(motec, bin_dir, plugin, model, work, reference, tolerance, log, 
         for path in model.inputs:
             run += ["--input", path]
         log(f"  qemu {label}: {model.name}")
-        try:
-            # Both runs write the output, so only the inference differs between them.
-            one = count(run + ["--bench", "1", "--output", output], timeout)
-            two = count(run + ["--bench", "2", "--output", output + ".2.npy"], timeout)
-        except RunError as error:
-            log(f"note: {label} {model.name} failed: {error}")
+        insns = per_inference(run, output, f"{label} {model.name}", log, timeout)
+        if insns is None:
             continue
         error = relative_error(np.load(output), reference)
-        results[label] = (two - one, error <= tolerance, error)
+        results[label] = (insns, error <= tolerance, error)
     return results
 

@@ -295,6 +295,7 @@ int main(int argc, char **argv) {
   ok(xnn_initialize(nullptr), "initialize");
   return bench::peerMain(argc, argv, "xnnpack-peer",
                          {{"mlp", mlp},
+                          {"mlp-batch64", mlp},
                           {"ds-cnn", dsCnn},
                           {"mobilenet-block", mobilenetBlock},
                           {"transformer", transformer},
