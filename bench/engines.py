@@ -18,11 +18,14 @@ PYTHON = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else "python3"
 # The C++ peers: sources beside the shared ones, extra flags, libraries.
 COMMON_SOURCES = [os.path.join(PEERS, "peer_main.cc"),
                   os.path.join(ROOT, "runtime", "tools", "npy.cc"),
+                  os.path.join(ROOT, "runtime", "tools", "npy_header.cc"),
+                  os.path.join(ROOT, "runtime", "tools", "file_io.cc"),
                   os.path.join(ROOT, "runtime", "core", "layout.cc")]
 CXX_PEERS = {
-    "xnnpack": ("xnnpack_peer.cc", [], ["-lXNNPACK", "-lpthreadpool", "-lpthread", "-lm"]),
-    "eigen": ("eigen_peer.cc", ["-fopenmp", "-isystem", "/usr/include/eigen3"], []),
-    "openblas": ("openblas_peer.cc", [], ["-lopenblas"]),
+    "xnnpack": (["xnnpack_peer.cc", "xnnpack_quantized.cc"], [],
+                ["-lXNNPACK", "-lpthreadpool", "-lpthread", "-lm"]),
+    "eigen": (["eigen_peer.cc"], ["-fopenmp", "-isystem", "/usr/include/eigen3"], []),
+    "openblas": (["openblas_peer.cc"], [], ["-lopenblas"]),
 }
 CXX_FLAGS = ["-O3", "-march=native", "-std=c++17", "-Wall", "-Wno-maybe-uninitialized",
              "-I" + os.path.join(ROOT, "include"), "-I" + os.path.join(ROOT, "runtime", "tools")]
@@ -34,10 +37,11 @@ class RunError(Exception):
     pass
 
 
-def run(argv, env=None, timeout=600):
+def run(argv, env=None, timeout=600, cwd=None):
     """Runs a command and returns its standard output; RunError with its stderr if it fails."""
     try:
-        done = subprocess.run(argv, capture_output=True, text=True, env=env, timeout=timeout)
+        done = subprocess.run(argv, capture_output=True, text=True, env=env, timeout=timeout,
+                              cwd=cwd)
     except subprocess.TimeoutExpired:
         raise RunError(f"timed out after {timeout} s: {shlex.join(argv)}")
     except OSError as error:
@@ -84,12 +88,13 @@ def build_tools(out_dir, log):
     source = os.path.join(PEERS, "cpu_clock.cc")
     compile_if_stale(clock, ["g++", "-O2", source, "-o", clock], [source])
     built["cpu-clock"] = clock
-    for name, (source, flags, libs) in CXX_PEERS.items():
+    headers = [os.path.join(PEERS, h) for h in ("peer.h", "xnnpack_graph.h")]
+    for name, (own, flags, libs) in CXX_PEERS.items():
         binary = os.path.join(out_dir, f"{name}-peer")
-        sources = [os.path.join(PEERS, source)] + COMMON_SOURCES
+        sources = [os.path.join(PEERS, source) for source in own] + COMMON_SOURCES
         argv = ["g++"] + CXX_FLAGS + flags + sources + ["-o", binary] + libs
         try:
-            compile_if_stale(binary, argv, sources + [os.path.join(PEERS, "peer.h")])
+            compile_if_stale(binary, argv, sources + headers)
             built[name] = binary
         except RunError as error:
             log(f"note: the {name} peer did not build, so it is left out "

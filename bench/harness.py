@@ -16,13 +16,16 @@ import time
 
 import numpy as np
 
+import cortex_m
 import engines
 import machine
+from arm64_peer import build as arm64_peer_build
 import qemu_count
 import tables
 from engines import RunError, relative_error
 
-MODEL_NAMES = ["mlp", "mlp-batch64", "ds-cnn", "mobilenet-block", "transformer", "gemm"]
+MODEL_NAMES = ["mlp", "mlp-batch64", "ds-cnn", "mobilenet-block", "transformer", "gemm",
+               "mlp-int8", "ds-cnn-int8", "mobilenet-block-int8", "gemm-int8"]
 HALF_TYPES = ["f16", "bf16"]
 # Half-precision outputs checked against the evaluator: one f16 ulp is 1e-3 of the value.
 HALF_TOLERANCE = 1e-2
@@ -30,6 +33,11 @@ HALF_TOLERANCE = 1e-2
 
 def is_half(name):
     return any(name.endswith("-" + t) for t in HALF_TYPES)
+
+
+def half_variants(names):
+    """The f16 and bf16 variants of the floating-point models among `names`."""
+    return [f"{n}-{t}" for t in HALF_TYPES for n in names if not n.endswith("-int8")]
 
 
 def log(message):
@@ -47,6 +55,16 @@ class BenchModel:
         self.hlo = os.path.join(folder, "model.hlo")
         self.inputs = [os.path.join(folder, name) for name in manifest["inputs"]]
         self.flops = manifest["flops"]
+        # Integer outputs: how many units a peer may differ by (None: the relative tolerance).
+        self.tolerance_units = manifest.get("peer_tolerance_units")
+        self.tolerance = 1e-4  # relative, set from the command line
+
+    def output_matches(self, value, reference):
+        """Whether a peer's output is close enough to Mote's (`reference`)."""
+        if self.tolerance_units is not None:
+            return value.shape == reference.shape and bool(
+                np.abs(value.astype(np.float64) - reference).max() <= self.tolerance_units)
+        return relative_error(value, reference) <= self.tolerance
         self.reference = None  # motec eval's output
         self.package = None
         self.sizes = {}
@@ -130,7 +148,8 @@ def probe(engine_list, models, threads_list, results, args, work):
                 cell["error"] = relative_error(value, reference)
                 tolerance = max(args.tolerance, HALF_TOLERANCE) if is_half(model.name) \
                     else args.tolerance
-                cell["ok"] = cell["error"] <= tolerance
+                cell["ok"] = (cell["error"] <= tolerance if engine.name == "mote"
+                              else model.output_matches(value, reference))
                 if engine.name == "mote":
                     mote_output = value.astype(np.float64)
                 per_round = args.seconds / args.rounds
@@ -183,9 +202,9 @@ def parse_args(argv):
     parser.add_argument("--qemu-only", action="store_true", help="only the qemu counts")
     parser.add_argument("--half", action="store_true",
                         help="also each model in f16 and bf16 (Mote only, against Mote's f32)")
-    parser.add_argument("--xnnpack-arm64", help="XNNPACK's aarch64 bench peer, counted under "
-                        "qemu-aarch64 beside Mote (default: <build>/bench/arm64/"
-                        "xnnpack-peer-aarch64, which bench/xnnpack_arm64.sh builds)")
+    parser.add_argument("--cortex-m", action="store_true",
+                        help="also count DS-CNN int8 on Cortex-M4 and M55 under qemu-system-arm, "
+                             "against CMSIS-NN (cortex_m.py)")
     parser.add_argument("--icount-source", default=os.path.join(
         os.path.dirname(engines.ROOT), "shared", "tools", "qemu-icount.c"),
         help="the qemu-icount plugin's source (default ../shared/tools/qemu-icount.c)")
@@ -212,9 +231,10 @@ def main(argv):
     features = host.mote_features()
     names = args.models.split(",")
     if args.half:
-        names += [f"{n}-{t}" for t in HALF_TYPES for n in args.models.split(",")]
+        names += half_variants(args.models.split(","))
     models = generate_models(os.path.join(work, "models"), names)
     for model in models:
+        model.tolerance = args.tolerance
         log(f"Mote: check, eval, compile, report {model.name}")
         prepare_mote(motec, model, features, out_dir)
 
@@ -237,25 +257,40 @@ def main(argv):
     counts = {}
     if args.qemu or args.qemu_only:
         plugin = qemu_count.build_plugin(args.icount_source, os.path.join(work, "bin"))
-        xnnpack = args.xnnpack_arm64 or os.path.join(work, "arm64", "xnnpack-peer-aarch64")
-        if not os.path.exists(xnnpack):
-            log(f"note: {xnnpack} is missing (bench/xnnpack_arm64.sh builds it): no XNNPACK "
-                "aarch64 counts")
+        try:
+            arm64_peer = arm64_peer_build(work)
+        except RunError as error:
+            arm64_peer = None
+            log(f"note: XNNPACK arm64 is left out of the qemu counts:\n  {error}")
         for model in models:
             counts[model.name] = qemu_count.count_model(motec, bin_dir, plugin, model, out_dir,
                                                         model.reference, args.tolerance, log)
-            if os.path.exists(xnnpack) and not is_half(model.name):
-                xnn = qemu_count.count_xnnpack_arm64(xnnpack, plugin, model, out_dir,
-                                                     model.reference, args.tolerance, log)
-                if xnn:
-                    counts[model.name]["xnnpack-aarch64"] = xnn
+            peer_counted = arm64_peer and "xnnpack" in args.peers and not is_half(model.name)
+            for cpu in qemu_count.PEER_CPUS if peer_counted else []:
+                counted = qemu_count.count_peer(*arm64_peer, plugin, model, cpu, out_dir,
+                                                model.reference, log)
+                if counted:
+                    counts[model.name][f"xnnpack {cpu}"] = (*counted, None)
+
+    cortex_m_counts = {}
+    if args.cortex_m:
+        model = next((m for m in models if m.name == "ds-cnn-int8"), None)
+        if model is None:
+            log("note: --cortex-m measures ds-cnn-int8, which --models leaves out")
+        else:
+            plugin = qemu_count.build_plugin(args.icount_source, os.path.join(work, "bin"))
+            try:
+                cortex_m_counts = cortex_m.measure(motec, model, plugin,
+                                                   os.path.join(work, "cortex-m"), log)
+            except RunError as error:
+                log(f"note: the Cortex-M comparison failed:\n  {error}")
 
     command = "bench/run.sh " + shlex.join(argv[2:] if argv[:1] == ["--build-dir"] else argv)
     context = {"machine": host, "features": features, "load": (load_before, machine.load_average()),
                "minutes": (time.time() - started) / 60, "command": command,
                "build_dir": args.build_dir, "tolerance": args.tolerance,
                "seconds": args.seconds, "rounds": args.rounds}
-    report = tables.Report(models, engine_list, results, counts, context)
+    report = tables.Report(models, engine_list, results, counts, context, cortex_m_counts)
     print(report.render())
     with open(os.path.join(work, "results.json"), "w") as f:
         json.dump(report.as_json(), f, indent=1)

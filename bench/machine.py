@@ -10,7 +10,8 @@ MOTE_RUN_FEATURES = [("pni", "+sse3"), ("ssse3", "+ssse3"), ("sse4_1", "+sse4.1"
                      ("sse4_2", "+sse4.2"), ("popcnt", "+popcnt"), ("avx", "+avx"),
                      ("avx2", "+avx2"), ("fma", "+fma"), ("bmi1", "+bmi"), ("bmi2", "+bmi2"),
                      ("avx512f", "+avx512f"), ("avx512bw", "+avx512bw"),
-                     ("avx512dq", "+avx512dq"), ("avx512vl", "+avx512vl")]
+                     ("avx512dq", "+avx512dq"), ("avx512vl", "+avx512vl"),
+                     ("avx512_vnni", "+avx512vnni"), ("avx_vnni", "+avxvnni")]
 
 
 class Machine:

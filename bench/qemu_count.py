@@ -1,5 +1,5 @@
 """Guest instructions per inference of Mote's code for aarch64 and riscv64 under qemu-user,
-and of XNNPACK's arm64 build beside Mote's aarch64 code.
+and of XNNPACK's arm64 build (arm64_peer.py) beside Mote's aarch64 code.
 
 QEMU's TCG plugin bench relies on is ../shared/tools/qemu-icount.c (Debian's QEMU 7.2 ships
 none): it counts every guest instruction the process executes. mote-run loads the package's
@@ -21,13 +21,15 @@ import numpy as np
 from engines import RunError, compile_if_stale, relative_error
 
 VECTOR_CPU = ["-cpu", "rv64,v=true,vext_spec=v1.0,vlen=128"]
-# QEMU 7.2's default aarch64 CPU is "max" (every extension it emulates): name one.
-AARCH64_CPU = "cortex-a76"
 
-# (label, triple, extra motec features, emulator command, mote-run binary name)
+# (label, triple, extra motec features, emulator command, mote-run binary name). QEMU's
+# default AArch64 CPU is `max`: each AArch64 row names its CPU.
 TARGETS = [
     ("aarch64", "aarch64-linux-gnu", "",
-     ["qemu-aarch64", "-cpu", AARCH64_CPU, "-L", "/usr/aarch64-linux-gnu"],
+     ["qemu-aarch64", "-cpu", "cortex-a57", "-L", "/usr/aarch64-linux-gnu"],
+     "mote-run-aarch64-linux-gnu"),
+    ("aarch64+dotprod", "aarch64-linux-gnu", "+dotprod,+i8mm",
+     ["qemu-aarch64", "-cpu", "max", "-L", "/usr/aarch64-linux-gnu"],
      "mote-run-aarch64-linux-gnu"),
     ("riscv64", "riscv64-linux-gnu", "",
      ["qemu-riscv64", "-L", "/usr/riscv64-linux-gnu"], "mote-run-riscv64-linux-gnu"),
@@ -38,10 +40,14 @@ TARGETS = [
      ["qemu-riscv64", "-cpu", "rv64,v=true,vext_spec=v1.0,vlen=256", "-L",
       "/usr/riscv64-linux-gnu"], "mote-run-riscv64-linux-gnu"),
 ]
-TARGET_NOTES = {"aarch64": f"-cpu {AARCH64_CPU}, the package's best level for it",
+TARGET_NOTES = {"aarch64": "NEON, -cpu cortex-a57",
+                "aarch64+dotprod": "+dotprod,+i8mm, -cpu max",
                 "riscv64": "rv64gc, scalar",
                 "riscv64+v": "rv64gcv, VLEN=128",
                 "riscv64+v256": "rv64gcv compiled for VLEN>=256 (+zvl256b), run at VLEN=256"}
+
+# The CPUs XNNPACK arm64 runs on, each beside Mote's AArch64 row of its features.
+PEER_CPUS = ["cortex-a57", "max"]
 
 INSNS = re.compile(r"insns total=([0-9]+)")
 
@@ -77,21 +83,18 @@ def per_inference(run, output, label, log, timeout):
     return two - one
 
 
-def count_xnnpack_arm64(peer, plugin, model, work, reference, tolerance, log, timeout=1800):
-    """(instructions per inference, output ok, error) of XNNPACK's arm64 build of the
-    bench peer (bench/xnnpack_arm64.sh), run like Mote's aarch64 code, or None."""
-    sysroot_lib = os.path.join(os.path.dirname(peer), "sysroot", "usr", "lib",
-                               "aarch64-linux-gnu")
-    run = ["qemu-aarch64", "-cpu", AARCH64_CPU, "-L", "/usr/aarch64-linux-gnu", "-E",
-           f"LD_LIBRARY_PATH={sysroot_lib}", "-plugin", plugin, "-d", "plugin", peer,
-           "--model", model.name, "--dir", model.dir, "--threads", "1"]
-    output = os.path.join(work, f"{model.name}-xnnpack-aarch64.npy")
-    log(f"  qemu aarch64: XNNPACK {model.name}")
-    insns = per_inference(run, output, f"XNNPACK aarch64 {model.name}", log, timeout)
+def count_peer(peer, libs, plugin, model, cpu, work, reference, log, timeout=1800):
+    """(instructions per inference, output ok) of XNNPACK arm64 (arm64_peer.py) on `cpu`, or
+    None when it has no such model or fails."""
+    run = ["qemu-aarch64", "-cpu", cpu, "-L", "/usr/aarch64-linux-gnu", "-E",
+           f"LD_LIBRARY_PATH={libs}", "-plugin", plugin, "-d", "plugin", peer,
+           "--model", model.name, "--dir", model.dir]
+    output = os.path.join(work, f"{model.name}-xnnpack-arm64-{cpu}.npy")
+    log(f"  qemu XNNPACK arm64 {cpu}: {model.name}")
+    insns = per_inference(run, output, f"XNNPACK arm64 {cpu} {model.name}", log, timeout)
     if insns is None:
         return None
-    error = relative_error(np.load(output), reference)
-    return (insns, error <= tolerance, error)
+    return insns, model.output_matches(np.load(output), reference)
 
 
 def count_model(motec, bin_dir, plugin, model, work, reference, tolerance, log, timeout=1800):

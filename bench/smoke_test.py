@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""ctest bench.smoke: every benchmark model, in f32, f16 and bf16, passes motec check,
-compiles for this machine as bench/run.sh compiles it, and mote-run's output matches motec
-eval's. Nothing is timed.
+"""ctest bench.smoke: every benchmark model (the floating-point ones also in f16 and bf16)
+passes motec check, compiles for this machine as bench/run.sh compiles it, and mote-run's
+output matches motec eval's. Nothing is timed.
 
   smoke_test.py --motec build/bin/motec --mote-run build/bin/mote-run --work DIR
 """
@@ -27,8 +27,7 @@ def main():
     features = machine.Machine().mote_features()
     os.makedirs(args.work, exist_ok=True)
     failures = 0
-    names = harness.MODEL_NAMES + [f"{n}-{t}" for t in harness.HALF_TYPES
-                                   for n in harness.MODEL_NAMES]
+    names = harness.MODEL_NAMES + harness.half_variants(harness.MODEL_NAMES)
     for model in harness.generate_models(os.path.join(args.work, "models"), names):
         try:
             harness.prepare_mote(args.motec, model, features, args.work)

@@ -62,9 +62,10 @@ def library_of(engine):
 
 
 class Report:
-    def __init__(self, models, engines, results, counts, context):
+    def __init__(self, models, engines, results, counts, context, cortex_m=None):
         self.models, self.engines, self.results = models, engines, results
         self.counts, self.context = counts, context
+        self.cortex_m = cortex_m or {}
         self.threads = sorted({k[2] for k in results.cells})
 
     def render(self):
@@ -77,6 +78,8 @@ class Report:
             lines += self.half() + self.gemm() + self.sizes() + self.checks()
         if self.counts:
             lines += self.qemu()
+        if self.cortex_m:
+            lines += self.cortex_m_table()
         lines += ["", "Reproduce: " + self.reproduce()]
         return "\n".join(lines)
 
@@ -215,6 +218,10 @@ class Report:
                 row.append(f"{cell['error']:.1e}" + ("" if cell["ok"] else " !"))
             rows.append(row)
         lines += grid(["model"] + [e.label for e in self.engines], rows)
+        units = {m.tolerance_units for m in self.models if m.tolerance_units is not None}
+        if units:
+            lines.append(f"int8 models: a peer passes within {max(units)} unit(s) of Mote's s8 "
+                         "output (Mote itself must match motec eval exactly)")
         labels = {e.name: e.label for e in self.engines}
         failed = [(e, m, t) for (e, m, t), c in self.results.cells.items() if c["ok"] is False]
         if failed:
@@ -224,39 +231,69 @@ class Report:
 
     def qemu(self):
         labels = [t[0] for t in qemu_count.TARGETS]
-        xnnpack = any("xnnpack-aarch64" in c for c in self.counts.values())
-        if xnnpack:
-            labels.insert(1, "xnnpack-aarch64")
-        lines = ["", "Guest instructions per inference under qemu-user (qemu-icount: --bench 2 "
-                 "minus --bench 1), and per FLOP in brackets; for XNNPACK, Mote/XNNPACK on "
-                 "aarch64 too"]
+        lines = ["", "Guest instructions per inference of Mote's code under qemu-user "
+                 "(qemu-icount: --bench 2 minus --bench 1), and per FLOP in brackets"]
         rows = []
         for model in self.models:
             row = [model.name, f"{model.flops / 1e6:.2f} M"]
-            counts = self.counts.get(model.name, {})
             for label in labels:
-                value = counts.get(label)
+                value = self.counts.get(model.name, {}).get(label)
                 if value is None:
                     row.append("-")
                     continue
                 insns, ok, _ = value
-                text = f"{insns:,} ({insns / model.flops:.2f})"
-                if label == "xnnpack-aarch64" and counts.get("aarch64"):
-                    text = f"{insns:,} ({counts['aarch64'][0] / insns:.2f})"
-                row.append(text + ("" if ok else " !"))
+                row.append(f"{insns:,} ({insns / model.flops:.2f})" + ("" if ok else " !"))
             rows.append(row)
-        notes = dict(qemu_count.TARGET_NOTES, **{"xnnpack-aarch64": "Debian's arm64 build, same "
-                                                 "CPU, Mote/XNNPACK"})
-        header = ["model", "FLOPs"] + [f"{l} ({notes[l]})" for l in labels]
+        header = ["model", "FLOPs"] + [f"{l} ({qemu_count.TARGET_NOTES[l]})" for l in labels]
         lines += grid(header, rows)
-        if xnnpack:
-            lines.append(f"XNNPACK under qemu-user cannot identify the core (no /proc/cpuinfo "
-                         f"or MIDR it recognises for -cpu {qemu_count.AARCH64_CPU}) and takes "
-                         "its generic kernel choice for the features it detects; its weights "
-                         "are packed at operator creation, outside the count, while Mote "
-                         "reads the GEMM's B as a parameter at every run.")
-        if any(not v[1] for c in self.counts.values() for v in c.values()):
-            lines.append("! the output under qemu differs from motec eval beyond the tolerance")
+        if any(v[1] is False for c in self.counts.values() for v in c.values()):
+            lines.append("! the output under qemu differs from motec eval (or, for a peer, from "
+                         "Mote) beyond the tolerance")
+        return lines + self.arm64_peer()
+
+    def arm64_peer(self):
+        """Mote's AArch64 counts beside XNNPACK arm64's on the same emulated CPU."""
+        pairs = [("aarch64", "cortex-a57"), ("aarch64+dotprod", "max")]
+        rows = []
+        for model in self.models:
+            counts = self.counts.get(model.name, {})
+            if not any(f"xnnpack {cpu}" in counts for _, cpu in pairs):
+                continue
+            row = [model.name]
+            for label, cpu in pairs:
+                mote, peer = counts.get(label), counts.get(f"xnnpack {cpu}")
+                row += [f"{mote[0]:,}" if mote else "-",
+                        f"{peer[0]:,}" + ("" if peer[1] else " !") if peer else "-",
+                        ratio(mote[0] / peer[0]) if mote and peer else "-"]
+            rows.append(row)
+        if not rows:
+            return []
+        lines = ["", "AArch64 guest instructions per inference, Mote and XNNPACK arm64 (Debian's "
+                 "2022 build, one thread) on the same CPU, and Mote/XNNPACK. Under qemu-user "
+                 "XNNPACK cannot identify the core and takes its generic kernel choice for the "
+                 "ISA: SDOT kernels on -cpu max, plain NEON on -cpu cortex-a57"]
+        header = ["model"]
+        for label, cpu in pairs:
+            header += [f"Mote {cpu} ({qemu_count.TARGET_NOTES[label].split(',')[0]})",
+                       f"XNNPACK {cpu}", "ratio"]
+        return lines + grid(header, rows)
+
+    def cortex_m_table(self):
+        lines = ["", "DS-CNN int8 on Cortex-M under qemu-system-arm: guest instructions per "
+                 "inference (qemu-icount, an image running it twice minus one running it once) "
+                 "and RAM besides the input and output: Mote's arena against CMSIS-NN's "
+                 "activation and context buffers (cortex_m.py)"]
+        rows = []
+        for cpu, r in self.cortex_m.items():
+            mote, cmsis = r["mote"], r["cmsis-nn"]
+            rows.append([cpu, f"{mote[0]:,}" + ("" if r["mote_exact"] else " !"),
+                         f"{cmsis[0]:,}", ratio(mote[0] / cmsis[0]), f"{mote[1]:,}",
+                         f"{cmsis[1]:,}", f"{r['cmsis_difference']}"])
+        lines += grid(["cpu", "Mote", "CMSIS-NN s8", "ratio", "Mote arena B",
+                       "CMSIS-NN buffers B", "outputs differ by"], rows)
+        lines.append("Mote's output equals motec eval's (! where not); CMSIS-NN requantizes in "
+                     "fixed point and keeps the pool's scale, so its outputs differ by a unit or "
+                     "two")
         return lines
 
     def reproduce(self):
@@ -276,4 +313,5 @@ class Report:
                 "qemu_instructions": {m: {k: v[0] for k, v in c.items()}
                                       for m, c in self.counts.items()},
                 "peers": {e.name: e.info for e in self.engines[1:]},
+                "cortex_m": self.cortex_m,
                 "command": self.reproduce()}

@@ -1,74 +1,88 @@
-# mote_add_model(<name> HLO <file> [TARGET <triple>] [CPU <cpu>] [FEATURES <features>]
-#                [NAME <symbol prefix>])
+# mote_add_model(<target> HLO <file> | MLIR <file> [TARGET <triple>] [CPU <cpu>] [FEATURES <features>]
+#                [PARAMS <weights.npz|.safetensors>...] [OUTPUTS <0,3>] [NAME <symbol prefix>] [PACKAGE])
 #
-# Compiles an HLO model with motec at build time into <name>.o and <name>.h and
-# makes a static library target <name> that holds the object and exposes the
-# header's folder and Mote's include/ (mote/abi.h), so
-#   target_link_libraries(app PRIVATE <name>)   and   #include "<name>.h"
-# are all an application needs. The C symbols are <NAME>_entry and <NAME>_model
-# (NAME defaults to <name>).
+# Compiles an HLO or StableHLO model with motec at build time into <target>.o and <target>.h
+# and makes a static library <target> that holds the object and brings the
+# header's folder and Mote's runtime (mote::runtime) with it, so
+#   target_link_libraries(app PRIVATE <target>)   and   #include "<target>.h"
+# are all an application needs. The C symbols are <NAME>_entry and
+# <NAME>_model, the C++ class <NAME> (NAME defaults to <target>).
 #
-# TARGET defaults to MOTE_TARGET_TRIPLE, which the toolchain files in
-# cmake/toolchains set (with MOTE_TARGET_CPU and MOTE_TARGET_FEATURES, the
-# defaults for CPU and FEATURES); without one it is the build machine's Linux
-# triple. motec is the in-tree `motec` target when the compiler is part of the
-# build, else the program named by the MOTE_MOTEC cache variable.
+#   TARGET    the triple; by default the toolchain's (MoteTarget.cmake: Mote's
+#             toolchain files, MOTE_TARGET_TRIPLE, or CMAKE_SYSTEM_PROCESSOR)
+#   CPU, FEATURES  default to the toolchain's for its own triple
+#   PARAMS    weight files bound to the model's parameters (motec --params)
+#   OUTPUTS   the results to keep, e.g. 0,3 (motec --outputs)
+#   PACKAGE   also write <target>.mote, a package for the same target, in the
+#             current binary folder; the target property MOTE_PACKAGE names it
+#
+# motec is the `motec` target when the compiler is part of the build, else
+# MOTE_MOTEC (a cache variable: an installed motec, found on PATH or next to
+# the installed CMake package when not given).
 
-set(MOTE_MOTEC "" CACHE FILEPATH "A motec program to compile models with when motec is not built here")
+include_guard(GLOBAL)
+include("${CMAKE_CURRENT_LIST_DIR}/MoteTarget.cmake")
 
-function(_mote_host_triple out)
-  string(TOLOWER "${CMAKE_SYSTEM_PROCESSOR}" arch)
-  if(arch STREQUAL "amd64")
-    set(arch x86_64)
-  elseif(arch STREQUAL "arm64")
-    set(arch aarch64)
+set(MOTE_MOTEC "" CACHE FILEPATH "The motec to compile models with when motec is not built here")
+
+function(_mote_find_motec out)
+  if(TARGET motec)
+    set(${out} "$<TARGET_FILE:motec>" PARENT_SCOPE)
+    return()
   endif()
-  if(NOT CMAKE_SYSTEM_NAME STREQUAL "Linux" OR NOT arch MATCHES "^(x86_64|aarch64|riscv64)$")
-    message(FATAL_ERROR "mote_add_model: no Mote target for ${CMAKE_SYSTEM_NAME}/${CMAKE_SYSTEM_PROCESSOR}; "
-      "pass TARGET <triple> or use a toolchain file from cmake/toolchains")
+  if(NOT MOTE_MOTEC)
+    # A host program, also when cross compiling.
+    find_program(_mote_motec_found motec HINTS ${MOTE_MOTEC_HINTS} NO_CMAKE_FIND_ROOT_PATH)
+    if(_mote_motec_found)
+      set(MOTE_MOTEC "${_mote_motec_found}" CACHE FILEPATH
+          "The motec to compile models with when motec is not built here" FORCE)
+    endif()
   endif()
-  set(${out} "${arch}-linux-gnu" PARENT_SCOPE)
+  if(NOT MOTE_MOTEC)
+    message(FATAL_ERROR "mote_add_model: no motec to compile models with. Install Mote "
+      "(cmake --install), pass -DMOTE_MOTEC=/path/to/motec, or build the compiler here "
+      "with -DMOTE_BUILD_COMPILER=ON")
+  endif()
+  set(${out} "${MOTE_MOTEC}" PARENT_SCOPE)
 endfunction()
 
 function(mote_add_model name)
-  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "HLO;TARGET;CPU;FEATURES;NAME" "")
+  cmake_parse_arguments(PARSE_ARGV 1 ARG "PACKAGE" "HLO;MLIR;TARGET;CPU;FEATURES;NAME;OUTPUTS" "PARAMS")
+  # A StableHLO file goes by MLIR (motec tells the two apart by content anyway).
+  if(ARG_MLIR AND NOT ARG_HLO)
+    set(ARG_HLO "${ARG_MLIR}")
+  endif()
   if(ARG_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "mote_add_model(${name}): unexpected arguments ${ARG_UNPARSED_ARGUMENTS}")
   endif()
   if(NOT ARG_HLO)
-    message(FATAL_ERROR "mote_add_model(${name}): HLO <file> is required")
+    message(FATAL_ERROR "mote_add_model(${name}): HLO <file> or MLIR <file> is required")
   endif()
   get_filename_component(hlo "${ARG_HLO}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
 
   # The toolchain's CPU and features apply only to the toolchain's own triple.
+  mote_resolve_target(toolchain_triple toolchain_cpu toolchain_features OPTIONAL)
   if(NOT ARG_TARGET)
-    if(MOTE_TARGET_TRIPLE)
-      set(ARG_TARGET "${MOTE_TARGET_TRIPLE}")
-    else()
-      _mote_host_triple(ARG_TARGET)
+    if(NOT toolchain_triple)
+      mote_resolve_target(toolchain_triple toolchain_cpu toolchain_features) # says what to set
     endif()
+    set(ARG_TARGET "${toolchain_triple}")
   endif()
-  if(ARG_TARGET STREQUAL "${MOTE_TARGET_TRIPLE}")
-    if(NOT DEFINED ARG_CPU AND MOTE_TARGET_CPU)
-      set(ARG_CPU "${MOTE_TARGET_CPU}")
+  if(ARG_TARGET STREQUAL toolchain_triple)
+    if(NOT DEFINED ARG_CPU AND toolchain_cpu)
+      set(ARG_CPU "${toolchain_cpu}")
     endif()
-    if(NOT DEFINED ARG_FEATURES AND MOTE_TARGET_FEATURES)
-      set(ARG_FEATURES "${MOTE_TARGET_FEATURES}")
+    if(NOT DEFINED ARG_FEATURES AND toolchain_features)
+      set(ARG_FEATURES "${toolchain_features}")
     endif()
   endif()
   if(NOT ARG_NAME)
     set(ARG_NAME "${name}")
   endif()
-
+  _mote_find_motec(motec)
+  set(motec_depends "${MOTE_MOTEC}")
   if(TARGET motec)
-    set(motec "$<TARGET_FILE:motec>")
     set(motec_depends motec)
-  elseif(MOTE_MOTEC)
-    set(motec "${MOTE_MOTEC}")
-    set(motec_depends "${MOTE_MOTEC}")
-  else()
-    message(FATAL_ERROR "mote_add_model(${name}): no motec to compile ${ARG_HLO} with. "
-      "Build the compiler (MOTE_BUILD_COMPILER=ON) or pass -DMOTE_MOTEC=/path/to/motec")
   endif()
 
   set(flags "--target=${ARG_TARGET}")
@@ -78,13 +92,34 @@ function(mote_add_model name)
   if(ARG_FEATURES)
     list(APPEND flags "--features=${ARG_FEATURES}")
   endif()
+  # PARAMS bind entry parameters to trained weights (motec --params): they
+  # become constants in the object, flash on a microcontroller. OUTPUTS keeps
+  # those results only (motec --outputs).
+  set(params)
+  foreach(file IN LISTS ARG_PARAMS)
+    get_filename_component(file "${file}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
+    list(APPEND flags "--params=${file}")
+    list(APPEND params "${file}")
+  endforeach()
+  if(DEFINED ARG_OUTPUTS)
+    list(APPEND flags "--outputs=${ARG_OUTPUTS}")
+  endif()
 
   set(dir "${CMAKE_CURRENT_BINARY_DIR}/mote_models/${name}")
+  set(package "${CMAKE_CURRENT_BINARY_DIR}/${name}.mote")
+  set(outputs "${dir}/${name}.o" "${dir}/${name}.h")
+  set(package_command)
+  if(ARG_PACKAGE)
+    list(APPEND outputs "${package}")
+    set(package_command COMMAND "${motec}" compile "${hlo}" ${flags} -o "${package}" --name
+                        "${ARG_NAME}")
+  endif()
   add_custom_command(
-    OUTPUT "${dir}/${name}.o" "${dir}/${name}.h"
+    OUTPUT ${outputs}
     COMMAND "${CMAKE_COMMAND}" -E make_directory "${dir}"
     COMMAND "${motec}" compile "${hlo}" ${flags} -o "${dir}/${name}" --name "${ARG_NAME}"
-    DEPENDS "${hlo}" ${motec_depends}
+    ${package_command}
+    DEPENDS "${hlo}" ${params} ${motec_depends}
     COMMENT "motec: ${ARG_HLO} for ${ARG_TARGET} ${ARG_CPU} ${ARG_FEATURES}"
     VERBATIM)
 
@@ -92,5 +127,16 @@ function(mote_add_model name)
   set_source_files_properties("${dir}/${name}.o" PROPERTIES EXTERNAL_OBJECT TRUE GENERATED TRUE)
   add_library(${name} STATIC "${dir}/${name}.o" "${dir}/${name}.h")
   set_target_properties(${name} PROPERTIES LINKER_LANGUAGE C)
-  target_include_directories(${name} INTERFACE "${dir}" "${CMAKE_CURRENT_FUNCTION_LIST_DIR}/../include")
+  target_include_directories(${name} INTERFACE "${dir}")
+  # The header needs Mote's headers; the runtime comes along when this
+  # toolchain has one (a model compiled for another target may be only a package).
+  if(TARGET mote::runtime AND ARG_TARGET STREQUAL toolchain_triple)
+    target_link_libraries(${name} INTERFACE mote::runtime)
+  else()
+    target_include_directories(${name} INTERFACE "${MOTE_INCLUDE_DIR}")
+  endif()
+  if(ARG_PACKAGE)
+    # Written by the same command as the object, so building <target> writes it.
+    set_target_properties(${name} PROPERTIES MOTE_PACKAGE "${package}")
+  endif()
 endfunction()

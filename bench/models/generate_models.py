@@ -3,9 +3,10 @@
 
   generate_models.py OUT_DIR [--seed S]
 
-For each model NAME in mlp, ds-cnn, mobilenet-block, transformer, gemm, mlp-batch64, and each
+For each model NAME in mlp, ds-cnn, mobilenet-block, transformer, gemm, mlp-batch64, each
 of them in half precision, NAME-f16 and NAME-bf16 (every value of that type: inputs,
-weights, activations; the same weights as the f32 model, rounded):
+weights, activations; the same weights as the f32 model, rounded), and the int8 models of
+quantized_models.py (mlp-int8, ds-cnn-int8, mobilenet-block-int8, gemm-int8):
 
   OUT_DIR/NAME/model.hlo      the module as XLA/JAX print it (typed operands, layouts,
                               entry_computation_layout, metadata, weights as constants)
@@ -26,6 +27,8 @@ import math
 import os
 
 import numpy as np
+
+import quantized_models
 
 SOURCE_FILE = "/tmp/bench_models.py"
 
@@ -265,21 +268,27 @@ class Model:
         return y
 
     def write(self, out_dir, root, module_name):
-        folder = os.path.join(out_dir, self.name)
-        os.makedirs(folder, exist_ok=True)
-        with open(os.path.join(folder, "model.hlo"), "w") as f:
-            f.write(self.hlo.text(module_name, root))
-        inputs = []
-        for i, array in enumerate(self.inputs):
-            inputs.append(f"input_{i}.npy")
-            np.save(os.path.join(folder, inputs[-1]), array)
-        for label, array in self.weights.items():
-            np.save(os.path.join(folder, f"{label}.npy"), array)
-        manifest = {"name": self.name, "inputs": inputs, "weights": sorted(self.weights),
-                    "output_shape": list(root.shape), "flops": self.flops}
-        with open(os.path.join(folder, "manifest.json"), "w") as f:
-            json.dump(manifest, f, indent=1)
-            f.write("\n")
+        write_model(out_dir, self.name, self.hlo.text(module_name, root), self.inputs,
+                    self.weights, {"output_shape": list(root.shape), "flops": self.flops})
+
+
+def write_model(out_dir, name, text, inputs, weights, manifest):
+    """OUT_DIR/NAME: the HLO, input_<i>.npy, <weight>.npy and manifest.json (`manifest`
+    plus the name and the files)."""
+    folder = os.path.join(out_dir, name)
+    os.makedirs(folder, exist_ok=True)
+    with open(os.path.join(folder, "model.hlo"), "w") as f:
+        f.write(text)
+    names = []
+    for i, array in enumerate(inputs):
+        names.append(f"input_{i}.npy")
+        np.save(os.path.join(folder, names[-1]), array)
+    for label, array in weights.items():
+        np.save(os.path.join(folder, f"{label}.npy"), array)
+    manifest = {"name": name, "inputs": names, "weights": sorted(weights), **manifest}
+    with open(os.path.join(folder, "manifest.json"), "w") as f:
+        json.dump(manifest, f, indent=1)
+        f.write("\n")
 
 
 def variant(name, dtype):
@@ -407,6 +416,17 @@ MODELS = {"mlp": mlp, "ds-cnn": ds_cnn, "mobilenet-block": mobilenet_block,
           "transformer": transformer, "gemm": gemm, "mlp-batch64": mlp_batch64}
 
 
+def write_quantized(out_dir, name, rng):
+    """An int8 model of quantized_models.py: its HLO, s8 inputs, weights and quantization
+    parameters in their own types, and a manifest that allows its peers one unit in the
+    last place (XNNPACK's quantized add rescales in fixed point)."""
+    model, root, module_name, text = quantized_models.build(name, rng, fp_text, literal_text)
+    write_model(out_dir, name, text, model.inputs, model.weights,
+                {"output_shape": list(root.dims), "flops": model.flops,
+                 "output_scale": float(root.scale), "output_zero": root.zero,
+                 "peer_tolerance_units": 1})
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("out_dir")
@@ -414,14 +434,18 @@ def main():
     parser.add_argument("--models", default=",".join(MODELS))
     args = parser.parse_args()
     for name in args.models.split(","):
+        # One generator a model, so each model's weights depend on no other model
+        # (and the half-precision variants hold the f32 weights, rounded).
+        if name in quantized_models.MODELS:
+            index = len(MODELS) + list(quantized_models.MODELS).index(name)
+            write_quantized(args.out_dir, name, np.random.default_rng([args.seed, index]))
+            continue
         base, dtype = name, "f32"
         for half in ("f16", "bf16"):
             if name.endswith("-" + half):
                 base, dtype = name[:-len(half) - 1], half
         if base not in MODELS:
             parser.error(f"unknown model '{name}'")
-        # One generator a model, so each model's weights depend on no other model
-        # (and the half-precision variants hold the f32 weights, rounded).
         index = list(MODELS).index(base)
         model, root, module_name = MODELS[base](np.random.default_rng([args.seed, index]), dtype)
         model.write(args.out_dir, root, module_name)

@@ -25,18 +25,24 @@
 
 namespace bench {
 
-/// A float32 array read from MODEL_DIR/<name>.npy, row-major. The storage has
-/// 16 spare bytes after the data because XNNPACK may read (never write) there.
+/// An array read from MODEL_DIR/<name>.npy, row-major: float32 (the f32 models), or
+/// int8 / int32 (the int8 models' activations, weights and biases), `type` in
+/// mote/abi.h's numbering. The storage has 16 spare bytes after the data because
+/// XNNPACK may read (never write) there.
 struct Tensor {
   std::vector<int64_t> dims;
+  uint32_t type = 12; // MOTE_F32
   std::vector<float> storage;
   float *data() { return storage.data(); }
   const float *data() const { return storage.data(); }
+  template <typename T> T *as() { return reinterpret_cast<T *>(storage.data()); }
+  template <typename T> const T *as() const { return reinterpret_cast<const T *>(storage.data()); }
   size_t size() const;
 };
 
-/// A zeroed tensor of the given dims (with the same spare bytes).
-Tensor zeros(std::vector<int64_t> dims);
+/// A zeroed tensor of the given dims (with the same spare bytes), float32 or of
+/// `type` (MOTE_S8, MOTE_S32).
+Tensor zeros(std::vector<int64_t> dims, uint32_t type = 12);
 
 /// The model folder: reads weights and inputs by name, exits on any error.
 class ModelFiles {
@@ -63,7 +69,7 @@ struct Program {
   std::deque<Tensor> tensors;
   std::vector<std::function<void()>> steps;
   Tensor &add(Tensor tensor);
-  Tensor &zeros(std::vector<int64_t> dims);
+  Tensor &zeros(std::vector<int64_t> dims, uint32_t type = 12);
 };
 
 /// The prepared model that runs `program`'s steps and then holds `output`.

@@ -8,8 +8,9 @@
 #include <cstring>
 #include <ctime>
 
+#include "file_io.h" // runtime/tools: the same files code mote-run uses
 #include "mote/mote.h"
-#include "npy.h" // runtime/tools: the same .npy code mote-run uses
+#include "npy.h"
 
 namespace bench {
 namespace {
@@ -68,13 +69,18 @@ Options parseOptions(int argc, char **argv) {
   return options;
 }
 
+static_assert(MOTE_F32 == 12, "peer.h spells MOTE_F32 as 12");
+
+size_t elementBytes(uint32_t type) { return type == MOTE_S8 ? 1 : 4; }
+
 void writeOutput(const std::string &path, const Tensor &tensor) {
   const uint8_t *bytes = reinterpret_cast<const uint8_t *>(tensor.data());
   std::vector<uint8_t> encoded =
-      mote::run::encodeNpy(MOTE_F32, tensor.dims.data(), uint32_t(tensor.dims.size()), bytes,
-                           tensor.size() * sizeof(float));
+      mote::npy::encode(tensor.type, tensor.dims.data(), uint32_t(tensor.dims.size()), bytes,
+                        tensor.size() * elementBytes(tensor.type));
   std::string error;
-  check(mote::run::writeFile(path.c_str(), encoded, &error), path + ": " + error);
+  check(mote::io::writeWholeFile(path.c_str(), encoded.data(), encoded.size(), &error),
+        path + ": " + error);
 }
 
 } // namespace
@@ -86,10 +92,12 @@ size_t Tensor::size() const {
   return n;
 }
 
-Tensor zeros(std::vector<int64_t> dims) {
+Tensor zeros(std::vector<int64_t> dims, uint32_t type) {
   Tensor tensor;
   tensor.dims = std::move(dims);
-  tensor.storage.assign(tensor.size() + 4, 0.0f); // + 16 bytes XNNPACK may read
+  tensor.type = type;
+  const size_t words = (tensor.size() * elementBytes(type) + 3) / 4;
+  tensor.storage.assign(words + 4, 0.0f); // + 16 bytes XNNPACK may read
   return tensor;
 }
 
@@ -98,7 +106,9 @@ Tensor &Program::add(Tensor tensor) {
   return tensors.back();
 }
 
-Tensor &Program::zeros(std::vector<int64_t> dims) { return add(bench::zeros(std::move(dims))); }
+Tensor &Program::zeros(std::vector<int64_t> dims, uint32_t type) {
+  return add(bench::zeros(std::move(dims), type));
+}
 
 Prepared finish(std::shared_ptr<Program> program, Tensor &output) {
   Prepared prepared;
@@ -120,12 +130,14 @@ void check(bool ok, const std::string &what) {
 Tensor ModelFiles::load(const std::string &name) const {
   std::string path = dir_ + "/" + name + ".npy", error;
   std::vector<uint8_t> bytes;
-  mote::run::NpyArray array;
-  check(mote::run::readFile(path.c_str(), &bytes, &error) &&
-            mote::run::decodeNpy(bytes, &array, &error),
+  mote::npy::Array array;
+  check(mote::io::readWholeFile(path.c_str(), uint64_t(1) << 34, &bytes, &error) &&
+            mote::npy::decode(bytes.data(), bytes.size(), &array, &error),
         path + ": " + error);
-  check(array.element_type == MOTE_F32, path + ": expected float32 data");
-  Tensor tensor = zeros(array.dims);
+  check(array.element_type == MOTE_F32 || array.element_type == MOTE_S8 ||
+            array.element_type == MOTE_S32,
+        path + ": expected float32, int8 or int32 data");
+  Tensor tensor = zeros(array.dims, array.element_type);
   memcpy(tensor.data(), array.data.data(), array.data.size());
   return tensor;
 }

@@ -14,14 +14,11 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "peer.h"
+#include "xnnpack_graph.h"
 
 #include <cmath>
 #include <limits>
 #include <memory>
-
-#include <pthreadpool.h>
-#include <xnnpack.h>
 
 namespace {
 
@@ -29,26 +26,10 @@ using bench::check;
 using bench::finish;
 using bench::ModelFiles;
 using bench::Tensor;
+using xnnpack_peer::Graph;
+using xnnpack_peer::ok;
 
 constexpr float kInf = std::numeric_limits<float>::infinity();
-
-void ok(xnn_status status, const char *what) {
-  check(status == xnn_status_success,
-        std::string("XNNPACK ") + what + " failed with status " + std::to_string(int(status)));
-}
-
-/// The operators and buffers of one model, and the steps of one inference.
-struct Graph : bench::Program {
-  pthreadpool_t pool = nullptr;
-
-  explicit Graph(int threads) {
-    if (threads > 1)
-      pool = pthreadpool_create(size_t(threads));
-  }
-  void run(xnn_operator_t op) {
-    steps.push_back([op, pool = pool] { ok(xnn_run_operator(op, pool), "run"); });
-  }
-};
 
 /// y[batch, out] = x[batch, in] * w[in, out] + b, clamped; strides in floats.
 void fullyConnected(Graph &g, const Tensor &w, const Tensor *b, const float *x, float *y,
@@ -82,17 +63,8 @@ Tensor &conv(Graph &g, const ModelFiles &files, const std::string &label, const 
   const Tensor &b = g.add(files.load(label + "_b"));
   int64_t kh = hwio.dims[0], kw = hwio.dims[1], cin = hwio.dims[2], cout = hwio.dims[3];
   int64_t channels = x.dims[3];
-  Tensor *kernel = nullptr;
   uint32_t flags = 0;
-  if (groups > 1) { // depthwise: HWIO with I = 1 is XNNPACK's HWGo
-    flags = XNN_FLAG_DEPTHWISE_CONVOLUTION;
-    kernel = &g.add(std::move(hwio));
-  } else { // dense: OHWI
-    kernel = &g.zeros({cout, kh, kw, cin});
-    for (int64_t o = 0; o < cout; ++o)
-      for (int64_t k = 0; k < kh * kw * cin; ++k)
-        kernel->data()[o * kh * kw * cin + k] = hwio.data()[k * cout + o];
-  }
+  Tensor *kernel = &xnnpack_peer::convolutionKernel<float>(g, std::move(hwio), groups, flags);
   int64_t oh = (x.dims[1] + pad_top + pad_bottom - kh) / stride + 1;
   int64_t ow = (x.dims[2] + pad_left + pad_right - kw) / stride + 1;
   Tensor &y = g.zeros({x.dims[0], oh, ow, cout});
@@ -293,11 +265,12 @@ bench::Prepared gemm(const ModelFiles &files, int threads) {
 
 int main(int argc, char **argv) {
   ok(xnn_initialize(nullptr), "initialize");
-  return bench::peerMain(argc, argv, "xnnpack-peer",
-                         {{"mlp", mlp},
-                          {"mlp-batch64", mlp},
-                          {"ds-cnn", dsCnn},
-                          {"mobilenet-block", mobilenetBlock},
-                          {"transformer", transformer},
-                          {"gemm", gemm}});
+  std::map<std::string, bench::Factory> models = {{"mlp", mlp},
+                                                  {"mlp-batch64", mlp},
+                                                  {"ds-cnn", dsCnn},
+                                                  {"mobilenet-block", mobilenetBlock},
+                                                  {"transformer", transformer},
+                                                  {"gemm", gemm}};
+  xnnpack_peer::addQuantizedModels(models);
+  return bench::peerMain(argc, argv, "xnnpack-peer", models);
 }

@@ -16,7 +16,9 @@
 
 #include "codegen/ContractionTiling.h"
 #include "codegen/ElementTypes.h"
+#include "codegen/IntegerContraction.h"
 #include "codegen/LoopNest.h"
+#include "passes/ContractionTypes.h"
 
 namespace mote::codegen {
 
@@ -38,7 +40,7 @@ public:
                                               : plan.type == PrimitiveType::F16 ? b_.getHalfTy()
                                                                                 : b_.getFloatTy()) {
     for (int side = 0; side < 3; ++side)
-      storage_[side] = storageType(b_.getContext(), plan.stored[side]);
+      storage_[side] = storageType(b_.getContext(), arrayType(plan, side));
   }
 
   /// Emits the contraction of `lhs` and `rhs` into `out`; `local` makes a
@@ -76,7 +78,7 @@ public:
     const int64_t columnBlock = std::max<int64_t>(1, 512 / tileColumns) * tileColumns;
     // Blocking k costs a reload of the partial sums per block: only worth it
     // when a whole strip of the rhs would not stay in that cache.
-    const int64_t elementBytes = hlo::bitWidth(plan_.stored[1]) / 8;
+    const int64_t elementBytes = hlo::bitWidth(plan_.rhsType) / 8;
     const int64_t stripBytes = plan_.contractingDims.size() == 1
                                    ? plan_.contractingDims[0] *
                                          std::min<int64_t>(plan_.columns, columnBlock) *
@@ -92,44 +94,43 @@ public:
     prepareLhsPanel();
 
     LoopRange outerRange{splitBegin, splitEnd};
-    emitLoopNest(b_, indexType_, plan_.outerDims, [&](IndexRef outer) {
-      const OperandStrides *arrays[3] = {&plan_.operand[0], &plan_.operand[1], &plan_.result};
-      llvm::Value *offsets[3];
-      for (int side = 0; side < 3; ++side) {
-        offsets[side] = index(arrays[side]->base);
-        for (size_t d = 0; d < outer.size(); ++d)
-          offsets[side] = add(offsets[side], mul(outer[d], arrays[side]->outer[d]));
-      }
-      base_[0] = at(0, lhs, offsets[0]);
-      base_[1] = at(1, rhs, offsets[1]);
-      base_[2] = at(2, out, offsets[2]);
-      outOffset_ = offsets[2];
+    emitLoopNest(
+        b_, indexType_, plan_.outerDims,
+        [&](IndexRef outer) {
+          const OperandStrides *arrays[3] = {&plan_.operand[0], &plan_.operand[1], &plan_.result};
+          llvm::Value *offsets[3];
+          for (int side = 0; side < 3; ++side) {
+            offsets[side] = index(arrays[side]->base);
+            for (size_t d = 0; d < outer.size(); ++d)
+              offsets[side] = add(offsets[side], mul(outer[d], arrays[side]->outer[d]));
+          }
+          base_[0] = at(0, lhs, offsets[0]);
+          base_[1] = at(1, rhs, offsets[1]);
+          base_[2] = at(2, out, offsets[2]);
+          outOffset_ = offsets[2];
 
-      const int64_t columnBlocks = (plan_.columns + columnBlock - 1) / columnBlock;
-      emitCountedLoop(
-          b_, index(columnBlocks),
-          [&](llvm::Value *block) {
-            llvm::Value *begin = mul(block, columnBlock);
-            llvm::Value *end = b_.CreateBinaryIntrinsic(
-                llvm::Intrinsic::umin, add(begin, index(columnBlock)), index(plan_.columns));
-            if (!blockK_)
-              return emitRows(begin, end, nullptr);
-            const int64_t kBlocks = (plan_.contractingDims[0] + blockK_ - 1) / blockK_;
-            emitCountedLoop(
-                b_, index(kBlocks), [&](llvm::Value *kb) { emitRows(begin, end, kb); }, "kb");
-          },
-          "jc");
-    }, "d", splitsRows() ? nullptr : &outerRange);
+          const int64_t columnBlocks = (plan_.columns + columnBlock - 1) / columnBlock;
+          emitCountedLoop(
+              b_, index(columnBlocks),
+              [&](llvm::Value *block) {
+                llvm::Value *begin = mul(block, columnBlock);
+                llvm::Value *end = b_.CreateBinaryIntrinsic(
+                    llvm::Intrinsic::umin, add(begin, index(columnBlock)), index(plan_.columns));
+                if (!blockK_)
+                  return emitRows(begin, end, nullptr);
+                const int64_t kBlocks = (plan_.contractingDims[0] + blockK_ - 1) / blockK_;
+                emitCountedLoop(
+                    b_, index(kBlocks), [&](llvm::Value *kb) { emitRows(begin, end, kb); }, "kb");
+              },
+              "jc");
+        },
+        "d", splitsRows() ? nullptr : &outerRange);
   }
 
 private:
   llvm::Value *index(int64_t value) { return llvm::ConstantInt::get(indexType_, value); }
   llvm::Value *add(llvm::Value *x, llvm::Value *y) { return b_.CreateAdd(x, y); }
-  llvm::Value *mul(llvm::Value *x, int64_t y) {
-    if (y == 0)
-      return index(0);
-    return y == 1 ? x : b_.CreateMul(x, index(y));
-  }
+  llvm::Value *mul(llvm::Value *x, int64_t y) { return emitScaledIndex(b_, x, y); }
   /// Element `offset` of a buffer of sums (the packed panel).
   llvm::Value *gep(llvm::Value *base, llvm::Value *offset) {
     return b_.CreateGEP(element_, base, offset);
@@ -143,7 +144,7 @@ private:
   }
   llvm::Type *vectorType(unsigned lanes) { return vectorOf(element_, lanes); }
   llvm::Align alignment() { return llvm::Align(element_->getPrimitiveSizeInBits() / 8); }
-  llvm::Align alignment(int side) { return llvm::Align(hlo::bitWidth(plan_.stored[side]) / 8); }
+  llvm::Align alignment(int side) { return llvm::Align(hlo::bitWidth(arrayType(plan_, side)) / 8); }
 
   /// `lanes` elements of array `side` at `address`, as sums' values: half
   /// values widen in registers (exactly).
@@ -157,17 +158,17 @@ private:
   llvm::Value *widen(int side, llvm::Value *value) {
     if (plan_.type == PrimitiveType::F16) // native f16 sums: the bits as half
       return b_.CreateBitCast(value, vectorOf(element_, lanesOf(value)));
-    if (plan_.stored[side] == PrimitiveType::F16)
+    if (arrayType(plan_, side) == PrimitiveType::F16)
       return widenF16(b_, value, hardwareHalf_);
-    return toCompute(b_, plan_.stored[side], value);
+    return toCompute(b_, arrayType(plan_, side), value);
   }
   /// Sums rounded to the result's type.
   llvm::Value *narrow(llvm::Value *value) {
     if (plan_.type == PrimitiveType::F16)
       return b_.CreateBitCast(value, vectorOf(storage_[2], lanesOf(value)));
-    if (plan_.stored[2] == PrimitiveType::F16)
+    if (plan_.resultType == PrimitiveType::F16)
       return narrowToF16(b_, value, hardwareHalf_);
-    return fromCompute(b_, plan_.stored[2], value);
+    return fromCompute(b_, plan_.resultType, value);
   }
   static unsigned lanesOf(llvm::Value *value) {
     auto *vector = llvm::dyn_cast<llvm::FixedVectorType>(value->getType());
@@ -186,8 +187,10 @@ private:
     blockK_ = packed_.kBlock;
     prepareLhsPanel();
     chunkEpilogue_ = true;
-    panelBuffer_ = local_(llvm::ArrayType::get(element_, blockK_ * packed_.panelColumns));
-    panelBuffer_->setAlignment(llvm::Align(64));
+    if (!plan_.rhsInPanels) {
+      panelBuffer_ = local_(llvm::ArrayType::get(element_, blockK_ * packed_.panelColumns));
+      panelBuffer_->setAlignment(llvm::Align(64));
+    }
     const int64_t width = packed_.panelColumns;
     const int64_t fullPanels = plan_.columns / width;
     const int64_t kBlocks = (plan_.contractingDims[0] + blockK_ - 1) / blockK_;
@@ -215,7 +218,9 @@ private:
                 "kb");
             packing_ = false;
           };
-          if (fullPanels == packed_.panels) {
+          if (plan_.rhsInPanels) {
+            blocks(false); // stored in panels at compile time: read in place
+          } else if (fullPanels == packed_.panels) {
             blocks(true);
           } else {
             // The last panel is narrower than a tile: it reads the rhs in place.
@@ -280,7 +285,7 @@ private:
         b_, b_.CreateSub(rowEnd, rowBegin),
         [&](llvm::Value *r) {
           llvm::Value *row = add(rowBegin, r);
-          epilogue_(add(outOffset_, add(mul(row, plan_.result.row), column)), columns);
+          epilogue_(add(outOffset_, add(mul(row, plan_.result.row), column)), columns, nullptr);
         },
         "erow");
   }
@@ -288,41 +293,16 @@ private:
   /// The row tiles of [tileBegin_, tileEnd_) (all of them unless a task
   /// has a share): full tiles, then the partial tile of the rows left over.
   void emitRows(llvm::Value *columnBegin, llvm::Value *columnEnd, llvm::Value *kBlockIndex) {
-    const int64_t rowTile = tiling_.rows;
-    const int64_t fullTiles = plan_.rows / rowTile;
     llvm::Value *begin = tileBegin_ ? tileBegin_ : index(0);
     llvm::Value *end = tileEnd_ ? tileEnd_ : index(rowTiles());
-    if (fullTiles) {
-      llvm::Value *fullEnd = b_.CreateBinaryIntrinsic(llvm::Intrinsic::umin, end, index(fullTiles));
-      llvm::Value *count = b_.CreateSelect(b_.CreateICmpULT(begin, fullEnd),
-                                           b_.CreateSub(fullEnd, begin), index(0));
-      emitCountedLoop(
-          b_, count,
-          [&](llvm::Value *t) {
-            emitColumns(mul(add(begin, t), rowTile), tiling_.rows, columnBegin, columnEnd,
-                        kBlockIndex);
-          },
-          "ir");
-    }
-    if (!tiling_.leftoverRows)
-      return;
-    // Only the share that ends with the last tile has the leftover rows.
-    emitIf(b_.CreateICmpUGT(end, index(fullTiles)), "rows.left", [&] {
-      emitColumns(index(fullTiles * rowTile), tiling_.leftoverRows, columnBegin, columnEnd,
-                  kBlockIndex);
+    emitRowTiles(b_, plan_, tiling_, begin, end, [&](llvm::Value *row, unsigned rows) {
+      emitColumns(row, rows, columnBegin, columnEnd, kBlockIndex);
     });
   }
 
   /// Emits `body` where `condition` holds, and goes on after it.
   void emitIf(llvm::Value *condition, const llvm::Twine &name, llvm::function_ref<void()> body) {
-    llvm::Function *function = b_.GetInsertBlock()->getParent();
-    auto *then = llvm::BasicBlock::Create(b_.getContext(), name, function);
-    auto *done = llvm::BasicBlock::Create(b_.getContext(), name + ".done", function);
-    b_.CreateCondBr(condition, then, done);
-    b_.SetInsertPoint(then);
-    body();
-    b_.CreateBr(done);
-    b_.SetInsertPoint(done);
+    emitIfThen(b_, condition, body, name);
   }
 
   /// Main tiles across [begin, end), then the tail tiles. Blocks and panels
@@ -367,7 +347,7 @@ private:
   /// contracting steps it holds.
   int64_t lhsPanelSteps() const {
     const OperandStrides &lhs = plan_.operand[0];
-    if ((plan_.stored[0] != PrimitiveType::F16 && plan_.stored[0] != PrimitiveType::BF16) ||
+    if ((plan_.lhsType != PrimitiveType::F16 && plan_.lhsType != PrimitiveType::BF16) ||
         plan_.type != PrimitiveType::F32 || kSteps_ > 1 || tiling_.lanes == 1 || lhs.column != 0 ||
         lhs.row == 0 || slidingWindowDimension() >= 0)
       return 0;
@@ -439,8 +419,10 @@ private:
   llvm::Value *loadOperand(int side, llvm::Value *row, llvm::Value *column, unsigned r,
                            int64_t offset, unsigned lanes, llvm::Value *kOffset) {
     const OperandStrides &strides = plan_.operand[side];
-    llvm::Value *position = add(add(mul(add(row, index(r)), strides.row), kOffset),
-                                mul(add(column, index(offset)), strides.column));
+    llvm::Value *position =
+        add(add(mul(add(row, index(r)), strides.row), kOffset),
+            side == 1 && plan_.rhsInPanels ? add(panelColumn(column), index(offset))
+                                           : mul(add(column, index(offset)), strides.column));
     llvm::Value *address = at(side, base_[side], position);
     if (strides.column == 0 || lanes == 1) {
       llvm::Value *scalar = loadArray(side, address, 1);
@@ -457,12 +439,24 @@ private:
     return widen(side, vector);
   }
 
+  /// Where `column` (a tile's first, so the tile lies in one panel) starts
+  /// in an rhs stored in panels: its panel's K x NR block, then its place
+  /// in the panel.
+  llvm::Value *panelColumn(llvm::Value *column) {
+    const int64_t width = tiling_.tileColumns();
+    int64_t steps = 1;
+    for (int64_t dim : plan_.contractingDims)
+      steps *= dim;
+    return add(mul(b_.CreateUDiv(column, index(width)), steps * width),
+               b_.CreateURem(column, index(width)));
+  }
+
   /// The bytes an operand spans along the contracting dimensions.
   int64_t contractingSpanBytes(const OperandStrides &strides) const {
     int64_t span = 1;
     for (size_t d = 0; d < strides.contracting.size(); ++d)
       span += (plan_.contractingDims[d] - 1) * std::abs(strides.contracting[d]);
-    return span * (hlo::bitWidth(plan_.stored[&strides == &plan_.operand[0] ? 0 : 1]) / 8);
+    return span * (hlo::bitWidth(arrayType(plan_, &strides == &plan_.operand[0] ? 0 : 1)) / 8);
   }
 
   /// The innermost contracting dimension (of at most kMaxUnrolledWindow
@@ -560,13 +554,13 @@ private:
       for (int side = 0; side < 2 && prefetches_; ++side) {
         const OperandStrides &strides = plan_.operand[side];
         if (tiling_.lanes == 1 || strides.column != 1 || strides.row != 0 ||
-            strides.contracting.empty() || (side == 1 && panel_) ||
+            strides.contracting.empty() || (side == 1 && (panel_ || plan_.rhsInPanels)) ||
             contractingSpanBytes(strides) < kPrefetchMinBytes)
           continue;
         llvm::Value *ahead =
             add(add(kOffset[side], index(kPrefetchDistance * strides.contracting.back())), column);
         const int64_t lineElements =
-            std::max<int64_t>(1, 64 / (hlo::bitWidth(plan_.stored[side]) / 8));
+            std::max<int64_t>(1, 64 / (hlo::bitWidth(arrayType(plan_, side)) / 8));
         for (int64_t c = 0; c < tileColumns; c += lineElements)
           b_.CreateIntrinsic(llvm::Intrinsic::prefetch, {b_.getPtrTy()},
                              {at(side, base_[side], add(ahead, index(c))), b_.getInt32(0),
@@ -706,8 +700,8 @@ private:
                     llvm::Value *kBlockIndex) {
     auto rewrite = [&] {
       for (unsigned r = 0; r < rows; ++r)
-        epilogue_(add(outOffset_, add(mul(add(row, index(r)), plan_.result.row), column)),
-                  columns);
+        epilogue_(add(outOffset_, add(mul(add(row, index(r)), plan_.result.row), column)), columns,
+                  nullptr);
     };
     if (!kBlockIndex)
       return rewrite();
@@ -764,6 +758,14 @@ llvm::Value *emitMultiplyAdd(llvm::IRBuilderBase &builder, llvm::Value *sum, llv
   return builder.CreateFAdd(sum, builder.CreateFMul(x, y));
 }
 
+void setContractionTypes(ContractionPlan &plan, PrimitiveType result, PrimitiveType lhs,
+                         PrimitiveType rhs) {
+  plan.type = *passes::tiledSumType(lhs, rhs, result);
+  plan.lhsType = lhs;
+  plan.rhsType = rhs;
+  plan.resultType = result;
+}
+
 llvm::SmallVector<int64_t, 4> rowMajorStrides(llvm::ArrayRef<int64_t> dims) {
   llvm::SmallVector<int64_t, 4> strides(dims.size(), 1);
   for (size_t d = dims.size(); d-- > 1;)
@@ -806,6 +808,9 @@ void emitContraction(llvm::IRBuilderBase &builder, llvm::Type *indexType,
                      const target::TargetSpec *spec, llvm::Value *lhs, llvm::Value *rhs,
                      llvm::Value *out, llvm::function_ref<llvm::AllocaInst *(llvm::Type *)> local,
                      llvm::Value *splitBegin, llvm::Value *splitEnd, ContractionEpilogue epilogue) {
+  if (isIntegerContraction(plan))
+    return emitIntegerContraction(builder, indexType, plan, triple, spec, lhs, rhs, out, local,
+                                  splitBegin, splitEnd, epilogue);
   const ContractionTiling tiling = chooseContractionTiling(plan, triple, spec);
   ContractionKernel kernel(builder, indexType, plan, tiling, packedSchedule(plan, tiling, triple),
                            lhsRunSteps(plan, triple), triple.isX86(),

@@ -24,6 +24,7 @@
 #define MOTE_CODEGEN_CONTRACTIONKERNEL_H
 
 #include "eval/Evaluator.h"
+#include "hlo/Literal.h"
 #include "hlo/PrimitiveType.h"
 #include "passes/ContractionTypes.h"
 #include "target/Target.h"
@@ -49,15 +50,26 @@ struct OperandStrides {
 /// A contraction as MR x NR tiles over (outer, rows, columns) with a
 /// contracting loop nest (outermost first).
 struct ContractionPlan {
-  /// The sums' type: f32 or f64; f16 only for f16 arrays on targets with
-  /// f16 vector multiply-adds, when native half sums are asked for.
+  /// The sums: f32 or f64; f16 only for f16 arrays on targets with f16
+  /// vector multiply-adds, when native half sums are asked for; s32 for an
+  /// integer contraction (IntegerContraction.h).
   hlo::PrimitiveType type = hlo::PrimitiveType::F32;
-  /// What lhs, rhs and the result hold: `type` itself, or f16/bf16 when
-  /// `type` is f32. Half values are widened in registers as they are loaded
-  /// (exact) and the result rounds once, as it is stored.
-  hlo::PrimitiveType stored[3] = {hlo::PrimitiveType::F32, hlo::PrimitiveType::F32,
-                                  hlo::PrimitiveType::F32};
+  /// What lhs, rhs and the result hold: `type` itself, f16/bf16 when `type`
+  /// is f32 (half values are widened in registers as they are loaded, which
+  /// is exact, and the result rounds once, as it is stored), or an integer
+  /// contraction's own types.
+  hlo::PrimitiveType lhsType = hlo::PrimitiveType::F32, rhsType = hlo::PrimitiveType::F32,
+                     resultType = hlo::PrimitiveType::F32;
+  /// The rhs's values when it is a constant (weights): an integer kernel
+  /// lays them out for its instructions at compile time.
+  const hlo::Literal *rhsValues = nullptr;
+  /// Integer contractions: s32 values, one per column, the sums start from
+  /// (an output fusion's bias, added in the kernel instead of after it).
+  const hlo::Literal *columnBias = nullptr;
   bool fused = false; ///< products added by fused multiply-adds
+  /// Vector registers the kernel's arithmetic holds besides the tile's
+  /// sums and operands (an integer form's constants and temporaries).
+  unsigned extraRegisters = 0;
   llvm::SmallVector<int64_t, 4> outerDims;
   int64_t rows = 1, columns = 1;
   llvm::SmallVector<int64_t, 4> contractingDims;
@@ -65,11 +77,19 @@ struct ContractionPlan {
   /// The result's strides (contracting unused). Columns must be contiguous
   /// (column == 1) so tiles store as vectors.
   OperandStrides result;
+  /// The rhs is stored in panels of the main tile's width (PrepackedWeights.h):
+  /// its strides address the panel a column is in, and the column within it.
+  bool rhsInPanels = false;
 };
 
 /// Whether the result holds the sums exactly (it is stored in their type),
 /// so partial sums may go through it between blocks of the contracting loop.
-inline bool resultHoldsSums(const ContractionPlan &plan) { return plan.stored[2] == plan.type; }
+inline bool resultHoldsSums(const ContractionPlan &plan) { return plan.resultType == plan.type; }
+
+/// The element type of array `side`: 0 the lhs, 1 the rhs, 2 the result.
+inline hlo::PrimitiveType arrayType(const ContractionPlan &plan, int side) {
+  return side == 0 ? plan.lhsType : side == 1 ? plan.rhsType : plan.resultType;
+}
 
 /// Where a contraction's result lives when not in an array of its own: the
 /// stride of each result dimension and the offset of element 0 (in
@@ -91,6 +111,11 @@ bool isFused(eval::ContractionArithmetic arithmetic, hlo::PrimitiveType type);
 /// a rounded add, never left for LLVM to choose.
 llvm::Value *emitMultiplyAdd(llvm::IRBuilderBase &builder, llvm::Value *sum, llvm::Value *x,
                              llvm::Value *y, bool fused);
+
+/// Sets the plan's element types for a contraction of `lhs` and `rhs` into
+/// `result`, one of those passes::isTiledContractionType accepts.
+void setContractionTypes(ContractionPlan &plan, hlo::PrimitiveType result, hlo::PrimitiveType lhs,
+                         hlo::PrimitiveType rhs);
 
 /// Drops outer dimensions of size 1, and merges the innermost outer
 /// dimension into the rows while every array steps over it exactly as a
@@ -131,8 +156,11 @@ std::optional<ContractionFootprint> contractionFootprint(const ContractionPlan &
 /// Output fusion: called once a run of `count` finished result elements
 /// starting at element `offset` of `out` (contiguous, along the columns) is
 /// stored, while it is still in the first-level cache, to emit code that
-/// rewrites them in place.
-using ContractionEpilogue = llvm::function_ref<void(llvm::Value *offset, llvm::Value *count)>;
+/// rewrites them in place; or, when `staged` is not null, once the run's
+/// sums are stored at `staged` (an integer kernel's s32 tile), to emit code
+/// that writes the result from them.
+using ContractionEpilogue =
+    llvm::function_ref<void(llvm::Value *offset, llvm::Value *count, llvm::Value *staged)>;
 
 /// Emits `plan` at the builder's position, reading `lhs` and `rhs` and
 /// writing `out` (element pointers); `local` makes a stack slot in the

@@ -2,6 +2,7 @@
 
 #include "codegen/ContractionTiling.h"
 
+#include "codegen/IntegerContraction.h"
 #include "codegen/LoopNest.h"
 
 #include <numeric>
@@ -9,14 +10,6 @@
 namespace mote::codegen {
 
 using hlo::PrimitiveType;
-
-namespace {
-
-/// The vector registers generated code may use: width in bytes (0 for
-/// none) and how many. Without a target spec, the triple's baseline.
-struct VectorRegisters {
-  unsigned bytes = 0, count = 0;
-};
 
 VectorRegisters vectorRegisters(const llvm::Triple &triple, const target::TargetSpec *spec) {
   auto has = [&](llvm::StringRef feature) { return spec && target::hasFeature(*spec, feature); };
@@ -30,6 +23,8 @@ VectorRegisters vectorRegisters(const llvm::Triple &triple, const target::Target
     return {16, 8};
   return {0, 32};
 }
+
+namespace {
 
 int64_t sum(llvm::ArrayRef<unsigned> widths) {
   return std::accumulate(widths.begin(), widths.end(), int64_t(0));
@@ -60,7 +55,9 @@ public:
     // Steps taken in runs are unrolled twice, and LLVM then wants two
     // registers of slack to avoid spilling (7 x 3 tiles spill on AArch64).
     const int64_t slack = lhsRunSteps_ > 1 ? 2 : 0;
-    return sums + int64_t(segments) + shared + (plan_.fused ? 0 : 1) + slack <= int64_t(registers_);
+    return sums + int64_t(segments) + shared + (plan_.fused ? 0 : 1) + slack +
+               plan_.extraRegisters <=
+           int64_t(registers_);
   }
 
   /// Cycles of one tile: per contracting step its multiply-adds and loads
@@ -108,7 +105,7 @@ private:
   Loads operandLoads(const OperandStrides &strides, int64_t rows,
                      llvm::ArrayRef<unsigned> widths) const {
     const double elementBytes =
-        double(hlo::bitWidth(plan_.stored[&strides == &plan_.operand[0] ? 0 : 1]) / 8);
+        double(hlo::bitWidth(arrayType(plan_, &strides == &plan_.operand[0] ? 0 : 1)) / 8);
     Loads perRow;
     if (strides.column == 0)
       perRow = {1.0, elementBytes};
@@ -163,6 +160,8 @@ int64_t ContractionTiling::tailColumns() const {
 
 ContractionTiling chooseContractionTiling(const ContractionPlan &plan, const llvm::Triple &triple,
                                           const target::TargetSpec *spec) {
+  if (isIntegerContraction(plan))
+    return chooseIntegerTiling(plan, triple, spec);
   const unsigned bytes = hlo::bitWidth(plan.type) / 8;
   const VectorRegisters registers = vectorRegisters(triple, spec);
   // Cortex-M FPUs and MVE have no f64 vectors; soft f64 wants few live values.
@@ -241,19 +240,44 @@ int64_t rowTileCount(const ContractionPlan &plan, const ContractionTiling &tilin
   return (plan.rows + tiling.rows - 1) / tiling.rows;
 }
 
+void emitRowTiles(llvm::IRBuilderBase &builder, const ContractionPlan &plan,
+                  const ContractionTiling &tiling, llvm::Value *begin, llvm::Value *end,
+                  llvm::function_ref<void(llvm::Value *row, unsigned rows)> tile) {
+  llvm::Type *indexType = begin->getType();
+  auto index = [&](int64_t value) { return llvm::ConstantInt::get(indexType, value); };
+  const int64_t fullTiles = plan.rows / tiling.rows;
+  if (fullTiles) {
+    llvm::Value *fullEnd =
+        builder.CreateBinaryIntrinsic(llvm::Intrinsic::umin, end, index(fullTiles));
+    llvm::Value *count = builder.CreateSelect(builder.CreateICmpULT(begin, fullEnd),
+                                              builder.CreateSub(fullEnd, begin), index(0));
+    emitCountedLoop(
+        builder, count,
+        [&](llvm::Value *t) {
+          tile(emitScaledIndex(builder, builder.CreateAdd(begin, t), tiling.rows), tiling.rows);
+        },
+        "ir");
+  }
+  if (tiling.leftoverRows)
+    emitIfThen(
+        builder, builder.CreateICmpUGT(end, index(fullTiles)),
+        [&] { tile(index(fullTiles * tiling.rows), tiling.leftoverRows); }, "rows.left");
+}
+
 PackedSchedule packedSchedule(const ContractionPlan &plan, const ContractionTiling &tiling,
                               const llvm::Triple &triple) {
   PackedSchedule schedule;
   const OperandStrides &rhs = plan.operand[1];
   const int64_t rowTiles = rowTileCount(plan, tiling);
   const int64_t panelColumns = tiling.tileColumns();
-  const int64_t elementBytes = hlo::bitWidth(plan.stored[1]) / 8;
+  const int64_t elementBytes = hlo::bitWidth(plan.rhsType) / 8;
   // 32-bit targets are microcontrollers: their products are small and their
   // stacks too small for the buffer. The k blocks' partial sums go through
-  // the result.
-  if (!triple.isArch64Bit() || tiling.lanes < 2 || !splitsRowTiles(plan) ||
-      !resultHoldsSums(plan) || plan.contractingDims.size() != 1 || rhs.column != 1 ||
-      rhs.row != 0 || plan.columns < panelColumns)
+  // the result. Integer kernels lay a constant rhs out at compile time
+  // instead.
+  if (isIntegerContraction(plan) || !triple.isArch64Bit() || tiling.lanes < 2 ||
+      !splitsRowTiles(plan) || !resultHoldsSums(plan) || plan.contractingDims.size() != 1 ||
+      rhs.column != 1 || rhs.row != 0 || plan.columns < panelColumns)
     return schedule;
   // Packing pays when each panel feeds many row tiles and the rhs would not
   // stay in the first-level cache anyway. Below that (the transformer

@@ -26,6 +26,13 @@
 
 namespace mote::codegen {
 
+/// The vector registers generated code may use: width in bytes (0 for
+/// none) and how many. Without a target spec, the triple's baseline.
+struct VectorRegisters {
+  unsigned bytes = 0, count = 0;
+};
+VectorRegisters vectorRegisters(const llvm::Triple &triple, const target::TargetSpec *spec);
+
 /// The widths (elements) of the vectors along one tile row, left to right.
 using TileWidths = llvm::SmallVector<unsigned, 8>;
 
@@ -63,6 +70,14 @@ unsigned lhsRunSteps(const ContractionPlan &plan, const llvm::Triple &triple);
 /// size > 1 to share instead.
 bool splitsRowTiles(const ContractionPlan &plan);
 int64_t rowTileCount(const ContractionPlan &plan, const ContractionTiling &tiling);
+
+/// Emits the row tiles [begin, end) of `tiling` at the builder's position:
+/// `tile(firstRow, rows)` in a loop over the full tiles, then for the
+/// partial tile of the rows left over, which only the range ending with the
+/// last tile has.
+void emitRowTiles(llvm::IRBuilderBase &builder, const ContractionPlan &plan,
+                  const ContractionTiling &tiling, llvm::Value *begin, llvm::Value *end,
+                  llvm::function_ref<void(llvm::Value *row, unsigned rows)> tile);
 
 /// How a matrix product whose rhs does not vary along the rows (a dot, a
 /// 1x1 convolution) is cut when its rhs is packed: the columns into panels

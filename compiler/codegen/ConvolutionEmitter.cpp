@@ -22,6 +22,7 @@
 
 #include "codegen/ContractionKernel.h"
 #include "codegen/FunctionEmitter.h"
+#include "passes/ContractionTypes.h"
 
 namespace mote::codegen {
 
@@ -50,10 +51,10 @@ bool planConvolution(const hlo::Instruction &instruction, ContractionPlan &plan,
   const hlo::Shape &kernel = instruction.operand(1)->shape();
   if (!result.isArray() || !input.isArray() || !kernel.isArray())
     return fail("convolution of non-arrays");
-  const std::optional<PrimitiveType> type =
-      passes::tiledSumType(input.elementType(), kernel.elementType(), result.elementType());
-  if (!type)
-    return fail("only convolutions of f16, bf16 and f32 (summed in f32) or of f64 are tiled");
+  if (!passes::isTiledContractionType(result.elementType(), input.elementType(),
+                                      kernel.elementType()))
+    return fail("only convolutions of f16, bf16 and f32 (summed in f32), of f64 and of integers "
+                "are tiled");
   if (!result.hasDefaultLayout() || !input.hasDefaultLayout() || !kernel.hasDefaultLayout())
     return fail("only row-major convolutions are tiled");
   const hlo::InstructionAttributes &attributes = instruction.attributes();
@@ -106,10 +107,7 @@ bool planConvolution(const hlo::Instruction &instruction, ContractionPlan &plan,
   contracting.push_back({groupInputFeatures, inFeature, k[numbers.kernelInputFeatureDimension], 0});
 
   plan = ContractionPlan();
-  plan.type = *type;
-  plan.stored[0] = input.elementType();
-  plan.stored[1] = kernel.elementType();
-  plan.stored[2] = result.elementType();
+  setContractionTypes(plan, result.elementType(), input.elementType(), kernel.elementType());
   plan.result.base = placement ? placement->base : 0;
   // Negative padding crops: the window starts that far into the input.
   for (size_t d = 0; d < spatial; ++d)

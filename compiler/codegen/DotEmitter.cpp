@@ -1,8 +1,9 @@
 //===- DotEmitter.cpp - Dots as register-tiled contractions ---------------===//
 //
-// A dot whose operands and result are f16, bf16 or f32 (summed in f32), or
-// all f64, is emitted as a register-tiled contraction (ContractionKernel.h)
-// instead of one k loop per result element. Result dimensions are batch, lhs free, rhs free in that
+// A dot of the element types passes/ContractionTypes.h lists (f16, bf16 and
+// f32 in any mix, summed in f32; f64; integers) is emitted as a
+// register-tiled contraction (ContractionKernel.h) instead of one k loop per
+// result element. Result dimensions are batch, lhs free, rhs free in that
 // order; columns run along the last one, rows along the one before it, and
 // each moves in the operands that have it.
 //
@@ -10,6 +11,7 @@
 
 #include "codegen/ContractionKernel.h"
 #include "codegen/FunctionEmitter.h"
+#include "codegen/PrepackedWeights.h"
 
 namespace mote::codegen {
 
@@ -31,10 +33,8 @@ bool planDot(const hlo::Instruction &instruction, ContractionPlan &plan, std::st
   const hlo::Shape &rhs = instruction.operand(1)->shape();
   if (!result.isArray() || !lhs.isArray() || !rhs.isArray())
     return fail("dot of non-arrays");
-  const std::optional<PrimitiveType> type =
-      passes::tiledSumType(lhs.elementType(), rhs.elementType(), result.elementType());
-  if (!type)
-    return fail("only dots of f16, bf16 and f32 (summed in f32) or of f64 are tiled");
+  if (!passes::isTiledContractionType(result.elementType(), lhs.elementType(), rhs.elementType()))
+    return fail("only dots of f16, bf16 and f32 (summed in f32), of f64 and of integers are tiled");
   if (!result.hasDefaultLayout() || !lhs.hasDefaultLayout() || !rhs.hasDefaultLayout())
     return fail("only row-major dots are tiled");
   if (result.rank() == 0)
@@ -66,10 +66,7 @@ bool planDot(const hlo::Instruction &instruction, ContractionPlan &plan, std::st
     return fail("dot result rank does not match its dimension numbers");
 
   plan = ContractionPlan();
-  plan.type = *type;
-  plan.stored[0] = lhs.elementType();
-  plan.stored[1] = rhs.elementType();
-  plan.stored[2] = result.elementType();
+  setContractionTypes(plan, result.elementType(), lhs.elementType(), rhs.elementType());
   const int64_t rank = result.rank();
   const int64_t outerRank = rank >= 2 ? rank - 2 : 0;
   llvm::SmallVector<int64_t, 4> ownStrides =
@@ -128,11 +125,26 @@ void FunctionEmitter::emitPlannedContraction(
   llvm::Triple triple(module_.getTargetTriple());
   ContractionPlan arithmeticPlan = plan;
   arithmeticPlan.fused = isFused(contraction_, plan.type);
-  if (nativeHalfSums_ && llvm::all_of(plan.stored, [](hlo::PrimitiveType type) {
-        return type == hlo::PrimitiveType::F16;
-      })) {
+  if (nativeHalfSums_ && plan.lhsType == hlo::PrimitiveType::F16 &&
+      plan.rhsType == hlo::PrimitiveType::F16 && plan.resultType == hlo::PrimitiveType::F16) {
     arithmeticPlan.type = hlo::PrimitiveType::F16;
     arithmeticPlan.fused = true; // both targets have only fused f16 vector multiply-adds
+  }
+  std::optional<ReadOnlyData> panels;
+  const BufferSlice &rhsSlice = assignment_.slice(&rhs);
+  if (hlo::isInteger(arithmeticPlan.type)) {
+    // An integer kernel lays constant weights out for its own instructions.
+    if (rhs.opcode() == hlo::Opcode::Constant && rhs.attributes().literal &&
+        !rhs.attributes().literalElided)
+      arithmeticPlan.rhsValues = &*rhs.attributes().literal;
+  } else if (rhsSlice.kind == BufferSlice::Kind::Constant && rhsSlice.index == 0 &&
+             rhsSlice.constant->shape().isArray()) {
+    // Constant weights are read from panels laid out at compile time.
+    if (std::optional<PanelledRhs> panelled = panelRhs(
+            arithmeticPlan, triple, target_, rhsSlice.constant->attributes().literal->bytes())) {
+      arithmeticPlan = std::move(panelled->plan);
+      panels = readOnlyData(std::move(panelled->bytes), "panels." + rhs.name(), llvm::Align(64));
+    }
   }
   // Its call may wait to run depth-first with the contractions around it.
   std::optional<ChainMember> member = chainMember(instruction, arithmeticPlan, lhs);
@@ -145,7 +157,7 @@ void FunctionEmitter::emitPlannedContraction(
       [&](llvm::Value *begin, llvm::Value *end) {
         emitContraction(
             builder_, indexType_, arithmeticPlan, triple, target_, address(assignment_.slice(&lhs)),
-            address(assignment_.slice(&rhs)), address(out),
+            panels ? addressOf(*panels) : address(rhsSlice), address(out),
             [&](llvm::Type *type) { return createLocal(type, "sum"); }, begin, end, epilogue);
       });
   if (!member)

@@ -306,6 +306,20 @@ llvm::Value *ElementalEmitter::emitSelectOrClamp(const hlo::Instruction &instruc
   llvm::Value *lo = toCompute(builder_, type, low);
   llvm::Value *value = toCompute(builder_, type, x);
   llvm::Value *hi = toCompute(builder_, type, high);
+  // Constant bounds that are numbers other than zero (a quantized model's
+  // -128 and 127) cannot tie with x's zero or be NaN: x < low ? low : x
+  // keeps a NaN x by itself and is what targets lower to one max (AArch64's
+  // NaN-propagating fmax), and likewise for the high side.
+  const std::optional<double> lowConstant = scalarConstantValue(*instruction.operand(0));
+  const std::optional<double> highConstant = scalarConstantValue(*instruction.operand(2));
+  auto plainNumber = [](std::optional<double> bound) {
+    return bound && *bound == *bound && *bound != 0.0;
+  };
+  if (plainNumber(lowConstant) && plainNumber(highConstant)) {
+    llvm::Value *raised = builder_.CreateSelect(builder_.CreateFCmpOLT(value, lo), lo, value);
+    return fromCompute(builder_, type,
+                       builder_.CreateSelect(builder_.CreateFCmpOGT(raised, hi), hi, raised));
+  }
   // x >= low ? x : low, and raised >= high ? high : raised: std::max and
   // std::min but for NaN, which the selects below fix. Not x < low ? low : x,
   // which LLVM 16 lowers for AArch64 to fmax when low is 0.0 (max(-0, +0) is

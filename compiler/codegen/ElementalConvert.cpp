@@ -2,11 +2,12 @@
 //
 // convert follows the reference evaluator: float -> integer truncates toward
 // zero and saturates (NaN -> 0, via llvm.fpto[su]i.sat, which every target
-// lowers inline); anything -> pred is `x != 0`; conversions into f16/bf16 go
-// through f32 and round to nearest even. A real value becomes the real part
-// of a complex one (imaginary part +0); complex values convert part by part.
-// bitcast-convert reinterprets the bits of same-width real types (HLO has no
-// bitcast between complex and real types).
+// lowers inline; narrower integers clamp explicitly); anything -> pred is
+// `x != 0`; conversions into f16/bf16 go through f32 and round to nearest
+// even. A real value becomes the real part of a complex one (imaginary part
+// +0); complex values convert part by part. bitcast-convert reinterprets the
+// bits of same-width real types (HLO has no bitcast between complex and real
+// types).
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,13 +16,17 @@
 #include "codegen/ElementalEmitter.h"
 
 #include "llvm/IR/Intrinsics.h"
+#include "llvm/TargetParser/Triple.h"
+
+#include <cmath>
 
 namespace mote::codegen {
 
+using hlo::Opcode;
 using hlo::PrimitiveType;
 
 llvm::Value *emitConvertOp(llvm::IRBuilderBase &b, PrimitiveType from, PrimitiveType to,
-                           llvm::Value *value) {
+                           llvm::Value *value, bool inRange) {
   if (from == to)
     return value;
   llvm::LLVMContext &context = b.getContext();
@@ -67,14 +72,74 @@ llvm::Value *emitConvertOp(llvm::IRBuilderBase &b, PrimitiveType from, Primitive
     return fromCompute(b, to, x);
   }
   llvm::Type *target = valueType(context, to);
-  auto intrinsic =
-      hlo::isSignedInteger(to) ? llvm::Intrinsic::fptosi_sat : llvm::Intrinsic::fptoui_sat;
-  return b.CreateIntrinsic(intrinsic, {target, x->getType()}, {x});
+  const bool isSigned = hlo::isSignedInteger(to);
+  const unsigned bits = target->getPrimitiveSizeInBits();
+  if (bits >= 32) {
+    auto intrinsic = isSigned ? llvm::Intrinsic::fptosi_sat : llvm::Intrinsic::fptoui_sat;
+    return b.CreateIntrinsic(intrinsic, {target, x->getType()}, {x});
+  }
+  // Narrower results: clamped into range first (bounds every float type
+  // holds exactly), NaN to 0, then a plain conversion through s32. The same
+  // values, but vectors of it lower to a conversion instruction a register,
+  // where LLVM 16 splits saturating conversions into one per lane (a
+  // quantized model's rescale to s8 on x86).
+  const double low = isSigned ? -std::ldexp(1.0, int(bits) - 1) : 0.0;
+  const double high = std::ldexp(1.0, isSigned ? int(bits) - 1 : int(bits)) - 1.0;
+  llvm::Value *clamped = x;
+  if (!inRange) {
+    llvm::Value *lowValue = llvm::ConstantFP::get(x->getType(), low);
+    llvm::Value *highValue = llvm::ConstantFP::get(x->getType(), high);
+    clamped = b.CreateSelect(b.CreateFCmpOLT(x, lowValue), lowValue, x);
+    clamped = b.CreateSelect(b.CreateFCmpOGT(clamped, highValue), highValue, clamped);
+  }
+  llvm::Value *word;
+  if (inRange && !llvm::Triple(b.GetInsertBlock()->getModule()->getTargetTriple()).isX86()) {
+    // A saturating conversion is one instruction outside x86 (NaN to 0
+    // included: AArch64's fcvtzs, Arm's vcvt), vectors too.
+    word = b.CreateIntrinsic(llvm::Intrinsic::fptosi_sat, {b.getInt32Ty(), x->getType()}, {x});
+  } else {
+    word = b.CreateFPToSI(clamped, b.getInt32Ty());
+    word = b.CreateSelect(b.CreateFCmpUNO(x, x), b.getInt32(0), word);
+  }
+  return b.CreateTrunc(word, target);
+}
+
+std::optional<double> scalarConstantValue(const hlo::Instruction &instruction) {
+  const hlo::Instruction *value = &instruction;
+  if (value->opcode() == Opcode::Broadcast && value->operandCount() == 1)
+    value = value->operand(0);
+  const auto &literal = value->attributes().literal;
+  if (value->opcode() != Opcode::Constant || !literal || value->attributes().literalElided ||
+      !value->shape().isArray() || value->shape().elementCount() != 1 ||
+      !(hlo::isFloatingPoint(value->shape().elementType()) ||
+        hlo::isInteger(value->shape().elementType())))
+    return std::nullopt;
+  return literal->getAsDouble(0);
 }
 
 llvm::Value *ElementalEmitter::emitConvert(const hlo::Instruction &instruction, IndexRef index) {
-  return emitConvertOp(builder_, instruction.operand(0)->shape().elementType(),
-                       instruction.shape().elementType(), operandAt(instruction, 0, index));
+  const PrimitiveType to = instruction.shape().elementType();
+  auto resolve = [&](const hlo::Instruction &value) -> const hlo::Instruction & {
+    if (fusion_ && value.opcode() == Opcode::Parameter)
+      return *fusion_->operand(size_t(value.attributes().parameterNumber));
+    return value;
+  };
+  if (std::optional<Requantization> match = matchRequantization(instruction, resolve))
+    if (roundsInIntegers(llvm::Triple(builder_.GetInsertBlock()->getModule()->getTargetTriple())))
+      return emitRequantization(*match, instruction, index);
+  // A clamp to bounds the integer type holds leaves nothing to clamp.
+  const hlo::Instruction &operand = *instruction.operand(0);
+  bool inRange = false;
+  if (operand.opcode() == Opcode::Clamp && hlo::isInteger(to) && hlo::bitWidth(to) < 32) {
+    const std::optional<double> low = scalarConstantValue(*operand.operand(0));
+    const std::optional<double> high = scalarConstantValue(*operand.operand(2));
+    const int bits = hlo::bitWidth(to);
+    const double min = hlo::isSignedInteger(to) ? -std::ldexp(1.0, bits - 1) : 0.0;
+    const double max = std::ldexp(1.0, hlo::isSignedInteger(to) ? bits - 1 : bits) - 1.0;
+    inRange = low && high && *low >= min && *high <= max && *low <= *high;
+  }
+  return emitConvertOp(builder_, operand.shape().elementType(), to,
+                       operandAt(instruction, 0, index), inRange);
 }
 
 namespace {

@@ -28,6 +28,7 @@
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/IR/IRBuilder.h"
+#include "llvm/TargetParser/Triple.h"
 
 #include <optional>
 #include <string>
@@ -36,6 +37,21 @@ namespace mote::codegen {
 
 using IndexRef = llvm::ArrayRef<llvm::Value *>;
 using ValueList = llvm::SmallVector<llvm::Value *, 2>;
+
+/// The end of a quantized rescale, convert(clamp(lo, add(round-nearest-even(m),
+/// zp), hi)) to an integer narrower than 32 bits with m never NaN, which
+/// QuantizedEpilogue.cpp computes in integers once m is rounded.
+struct Requantization {
+  const hlo::Instruction *round = nullptr; ///< the round-nearest-even
+  int64_t zero = 0, low = 0, high = 0;
+};
+/// `resolve` maps a fused computation's parameter to the value it stands
+/// for (the fusion's operand), other instructions to themselves.
+using InstructionResolver = llvm::function_ref<const hlo::Instruction &(const hlo::Instruction &)>;
+std::optional<Requantization> matchRequantization(const hlo::Instruction &convert,
+                                                  InstructionResolver resolve);
+/// Whether code for `triple` takes that path (AArch64 and Arm).
+bool roundsInIntegers(const llvm::Triple &triple);
 
 class ElementalEmitter {
 public:
@@ -61,6 +77,9 @@ public:
 
   llvm::IRBuilderBase &builder() { return builder_; }
   llvm::Type *indexType() const { return indexType_; }
+  /// The fusion whose computation the emitted instructions belong to, so
+  /// analyses of operands see through its parameters.
+  void setFusion(const hlo::Instruction *fusion) { fusion_ = fusion; }
   llvm::Value *indexConstant(int64_t value) const {
     return llvm::ConstantInt::get(indexType_, value);
   }
@@ -71,6 +90,8 @@ private:
   llvm::Value *emitCompare(const hlo::Instruction &instruction, IndexRef index);
   llvm::Value *emitComplexParts(const hlo::Instruction &instruction, IndexRef index);
   llvm::Value *emitConvert(const hlo::Instruction &instruction, IndexRef index);
+  llvm::Value *emitRequantization(const Requantization &match, const hlo::Instruction &convert,
+                                  IndexRef index);
   llvm::Value *emitBitcastConvert(const hlo::Instruction &instruction, IndexRef index);
   llvm::Value *emitReducePrecision(const hlo::Instruction &instruction, IndexRef index);
   llvm::Value *emitSelectOrClamp(const hlo::Instruction &instruction, IndexRef index);
@@ -98,6 +119,7 @@ private:
   llvm::Type *indexType_;
   OperandReader read_;
   eval::ContractionArithmetic contraction_;
+  const hlo::Instruction *fusion_ = nullptr;
 };
 
 /// The fold of one reduce or reduce-window with one result, acc =
@@ -142,8 +164,15 @@ llvm::Value *emitUnaryOp(llvm::IRBuilderBase &builder, hlo::Opcode opcode, hlo::
                          llvm::Value *operand);
 llvm::Value *emitBinaryOp(llvm::IRBuilderBase &builder, hlo::Opcode opcode, hlo::PrimitiveType type,
                           llvm::Value *lhs, llvm::Value *rhs);
+/// `inRange`: the value is NaN or within the range of `to` already (a clamp
+/// to constant bounds inside it), so a float -> integer conversion need not
+/// clamp it again.
 llvm::Value *emitConvertOp(llvm::IRBuilderBase &builder, hlo::PrimitiveType from,
-                           hlo::PrimitiveType to, llvm::Value *value);
+                           hlo::PrimitiveType to, llvm::Value *value, bool inRange = false);
+
+/// The value of `instruction` if it is a scalar constant, or a broadcast of
+/// one (a clamp's bounds, a quantized model's zero point).
+std::optional<double> scalarConstantValue(const hlo::Instruction &instruction);
 
 } // namespace mote::codegen
 

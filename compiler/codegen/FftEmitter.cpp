@@ -15,8 +15,10 @@
 // The twiddle factors cos/sin(+-2 pi k / L) are computed here, on the host,
 // with the same expression the evaluator evaluates, and live in read-only
 // data; the products w x use the C99 Annex G complex multiply, as
-// std::complex<double> does. The double-precision work array lives on the
-// stack, which bounds the size of a transform (kMaxWorkBytes).
+// std::complex<double> does. The leading (batch) dimensions are independent
+// transforms, run one after the other through one double-precision work
+// array on the stack that holds a single transform: kMaxWorkBytes bounds
+// that (a 256 x 256 two-dimensional spectrum), not the batch.
 //
 //===----------------------------------------------------------------------===//
 
@@ -32,7 +34,7 @@ namespace {
 
 using hlo::PrimitiveType;
 
-/// The largest work array (16 bytes an element) a transform may use.
+/// The largest work array (16 bytes an element) one transform may use.
 constexpr int64_t kMaxWorkBytes = int64_t(1) << 20;
 
 struct FftPlan {
@@ -42,7 +44,22 @@ struct FftPlan {
   int64_t first = 0;                      ///< first transformed dimension
   int64_t longest = 1;                    ///< the longest transformed dimension
   PrimitiveType inType = PrimitiveType::Invalid, outType = PrimitiveType::Invalid;
+
+  /// The batch dimensions, before `first`.
+  llvm::ArrayRef<int64_t> batchDims() const { return llvm::ArrayRef(fullDims).take_front(first); }
+  /// The transformed dimensions of `dims` (the operand's, the spectrum's or
+  /// the result's), from `first` on.
+  llvm::ArrayRef<int64_t> transformed(llvm::ArrayRef<int64_t> dims) const {
+    return dims.drop_front(first);
+  }
 };
+
+int64_t product(llvm::ArrayRef<int64_t> dims) {
+  int64_t result = 1;
+  for (int64_t d : dims)
+    result *= d;
+  return result;
+}
 
 bool fail(std::string *why, const std::string &message) {
   if (why)
@@ -92,12 +109,13 @@ bool planFft(const hlo::Instruction &instruction, FftPlan &plan, std::string *wh
     return fail(why, "fft " + hlo::fftTypeName(plan.type).str() + " cannot take " +
                          hlo::primitiveTypeName(plan.inType).str() + " to " +
                          hlo::primitiveTypeName(plan.outType).str());
+  // One transform's spectrum (the transformed dimensions are at least 1 long).
   int64_t elements = 1;
-  for (int64_t d : plan.fullDims) {
+  for (int64_t d : plan.transformed(plan.fullDims)) {
     if (elements > kMaxWorkBytes / 16 / d)
-      return fail(why, "fft of " + in.toString(false) + " needs a work array of more than " +
+      return fail(why, "an fft of " + in.toString(false) + " needs a work array of more than " +
                            std::to_string(kMaxWorkBytes >> 10) +
-                           " KiB, more than code generation puts on the stack");
+                           " KiB per transform, more than code generation puts on the stack");
     elements *= d;
   }
   return true;
@@ -305,72 +323,77 @@ bool isFftSupported(const hlo::Instruction &instruction, std::string *why) {
 void FunctionEmitter::emitFft(const hlo::Instruction &instruction) {
   const BufferSlice &out = assignment_.slice(&instruction);
   FftPlan plan;
-  if (out.kind == BufferSlice::Kind::Empty || !planFft(instruction, plan, nullptr))
+  // An empty result (a zero-length batch dimension) has nothing to compute.
+  if (out.kind == BufferSlice::Kind::Empty || !planFft(instruction, plan, nullptr) ||
+      instruction.shape().elementCount() == 0)
     return;
   emitOutlined(instruction, [&] {
     llvm::IRBuilderBase &b = builder_;
     llvm::LLVMContext &context = module_.getContext();
-    int64_t total = 1;
-    for (int64_t d : plan.fullDims)
-      total *= d;
+    const hlo::Shape &shape = instruction.shape();
+    llvm::ArrayRef<int64_t> inDims = plan.transformed(plan.inDims);
+    llvm::ArrayRef<int64_t> fullDims = plan.transformed(plan.fullDims);
+    llvm::ArrayRef<int64_t> outDims = plan.transformed(shape.dims());
     llvm::StructType *element = llvm::StructType::get(context, {b.getDoubleTy(), b.getDoubleTy()});
-    llvm::Value *work = createLocal(llvm::ArrayType::get(element, total), "fft.work");
+    llvm::Value *work = createLocal(llvm::ArrayType::get(element, product(fullDims)), "fft.work");
     llvm::Value *line = createLocal(llvm::ArrayType::get(element, plan.longest), "fft.line");
     FftKernel kernel(b, module_, indexType_, work);
     const hlo::Instruction &operand = *instruction.operand(0);
     llvm::Value *in = address(assignment_.slice(&operand));
     llvm::Value *result = address(out);
     const bool inverseReal = plan.type == hlo::FftType::IRFFT;
-    const int rank = static_cast<int>(plan.fullDims.size());
+    const int rank = static_cast<int>(fullDims.size());
 
-    // Load: every operand value widened to complex<double>, at its place in
-    // the full spectrum's layout (IRFFT's half spectrum fills the start of
-    // each last-dimension row).
-    emitLoopNest(b, indexType_, plan.inDims, [&](IndexRef index) {
-      llvm::Value *value = loadElement(
-          b, plan.inType,
-          elementAt(plan.inType, in, emitLinearIndex(b, indexType_, plan.inDims, index)));
-      value = emitConvertOp(b, plan.inType, PrimitiveType::C128, value);
-      llvm::Value *linear = emitLinearIndex(b, indexType_, plan.fullDims, index);
-      b.CreateStore(value, kernel.at(linear));
-    });
+    emitLoopNest(b, indexType_, plan.batchDims(), [&](IndexRef batch) {
+      llvm::Value *position = emitLinearIndex(b, indexType_, plan.batchDims(), batch);
+      llvm::Value *inBase = b.CreateMul(position, kernel.constant(product(inDims)));
+      llvm::Value *outBase = b.CreateMul(position, kernel.constant(product(outDims)));
 
-    if (inverseReal) {
-      for (int d = static_cast<int>(plan.first); d < rank - 1; ++d)
-        kernel.transformDimension(plan.fullDims, plan.inDims, d, /*inverse=*/true, line);
-      // Hermitian extension: x[k] = conj(x[n - k]) for k >= n / 2 + 1.
-      const int64_t n = plan.fullDims.back(), half = plan.inDims.back();
-      llvm::SmallVector<int64_t, 4> upper(plan.fullDims.begin(), plan.fullDims.end());
-      upper.back() = n - half;
-      if (n > half)
-        emitLoopNest(b, indexType_, upper, [&](IndexRef index) {
-          llvm::SmallVector<llvm::Value *, 4> to(index.begin(), index.end()), from = to;
-          to.back() = b.CreateAdd(index.back(), kernel.constant(half));
-          from.back() = b.CreateSub(kernel.constant(n - half), index.back());
-          Complex value = kernel.load(emitLinearIndex(b, indexType_, plan.fullDims, from));
-          kernel.store(emitLinearIndex(b, indexType_, plan.fullDims, to),
-                       {value.re, b.CreateFNeg(value.im)});
-        });
-      kernel.transformDimension(plan.fullDims, plan.fullDims, rank - 1, /*inverse=*/true, line);
-    } else {
-      const bool inverse = plan.type == hlo::FftType::IFFT;
-      for (int d = static_cast<int>(plan.first); d < rank; ++d)
-        kernel.transformDimension(plan.fullDims, plan.fullDims, d, inverse, line);
-    }
+      // Load: the transform's operand values widened to complex<double>, at
+      // their places in the full spectrum's layout (IRFFT's half spectrum
+      // fills the start of each last-dimension row).
+      emitLoopNest(b, indexType_, inDims, [&](IndexRef index) {
+        llvm::Value *at = b.CreateAdd(inBase, emitLinearIndex(b, indexType_, inDims, index));
+        llvm::Value *value = loadElement(b, plan.inType, elementAt(plan.inType, in, at));
+        value = emitConvertOp(b, plan.inType, PrimitiveType::C128, value);
+        b.CreateStore(value, kernel.at(emitLinearIndex(b, indexType_, fullDims, index)));
+      });
 
-    // Store, rounding once: RFFT keeps the first n / 2 + 1 of each row,
-    // IRFFT the real parts.
-    const hlo::Shape &shape = instruction.shape();
-    emitLoopNest(b, indexType_, shape.dims(), [&](IndexRef index) {
-      llvm::Value *value =
-          b.CreateLoad(element, kernel.at(emitLinearIndex(b, indexType_, plan.fullDims, index)));
-      llvm::Value *stored =
-          inverseReal
-              ? emitConvertOp(b, PrimitiveType::F64, plan.outType, splitComplex(b, value).re)
-              : emitConvertOp(b, PrimitiveType::C128, plan.outType, value);
-      storeElement(
-          b, plan.outType, stored,
-          elementAt(plan.outType, result, emitLinearIndex(b, indexType_, shape.dims(), index)));
+      if (inverseReal) {
+        for (int d = 0; d < rank - 1; ++d)
+          kernel.transformDimension(fullDims, inDims, d, /*inverse=*/true, line);
+        // Hermitian extension: x[k] = conj(x[n - k]) for k >= n / 2 + 1.
+        const int64_t n = fullDims.back(), half = inDims.back();
+        llvm::SmallVector<int64_t, 4> upper(fullDims.begin(), fullDims.end());
+        upper.back() = n - half;
+        if (n > half)
+          emitLoopNest(b, indexType_, upper, [&](IndexRef index) {
+            llvm::SmallVector<llvm::Value *, 4> to(index.begin(), index.end()), from = to;
+            to.back() = b.CreateAdd(index.back(), kernel.constant(half));
+            from.back() = b.CreateSub(kernel.constant(n - half), index.back());
+            Complex value = kernel.load(emitLinearIndex(b, indexType_, fullDims, from));
+            kernel.store(emitLinearIndex(b, indexType_, fullDims, to),
+                         {value.re, b.CreateFNeg(value.im)});
+          });
+        kernel.transformDimension(fullDims, fullDims, rank - 1, /*inverse=*/true, line);
+      } else {
+        const bool inverse = plan.type == hlo::FftType::IFFT;
+        for (int d = 0; d < rank; ++d)
+          kernel.transformDimension(fullDims, fullDims, d, inverse, line);
+      }
+
+      // Store, rounding once: RFFT keeps the first n / 2 + 1 of each row,
+      // IRFFT the real parts.
+      emitLoopNest(b, indexType_, outDims, [&](IndexRef index) {
+        llvm::Value *value =
+            b.CreateLoad(element, kernel.at(emitLinearIndex(b, indexType_, fullDims, index)));
+        llvm::Value *stored =
+            inverseReal
+                ? emitConvertOp(b, PrimitiveType::F64, plan.outType, splitComplex(b, value).re)
+                : emitConvertOp(b, PrimitiveType::C128, plan.outType, value);
+        llvm::Value *at = b.CreateAdd(outBase, emitLinearIndex(b, indexType_, outDims, index));
+        storeElement(b, plan.outType, stored, elementAt(plan.outType, result, at));
+      });
     });
   });
 }

@@ -14,11 +14,12 @@
 #include "codegen/ElementTypes.h"
 #include "codegen/ElementalEmitter.h"
 #include "codegen/LoopNest.h"
-#include "codegen/SharedConstants.h"
+#include "codegen/WeightsBlob.h"
 #include "passes/BufferAssignment.h"
 #include "passes/Schedule.h"
 #include "target/Target.h"
 
+#include "hlo/Diagnostics.h"
 #include "hlo/Module.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -101,17 +102,35 @@ public:
   /// f16 dots and convolutions sum in f16 where the target multiplies and
   /// adds f16 vectors (opt-in; target::hasHalfMultiplyAdd).
   void setNativeHalfSums(bool native) { nativeHalfSums_ = native; }
-  /// Large constants go in `shared` (a package's blob) instead of the code.
-  void setSharedConstants(SharedConstants *shared) { shared_ = shared; }
+
+  /// Large constants go to `blob` (read through mote_call.weights) instead
+  /// of the code's read-only data; the arena then starts `reserve` bytes
+  /// into the scratch, after the weights pointer every function reads.
+  void setWeightsBlob(WeightsBlob *blob, uint64_t reserve) {
+    weightsBlob_ = blob;
+    weightsReserve_ = reserve;
+  }
 
   /// Loads the argument, result and scratch pointers of a mote_call into
   /// the current function's; returns its env pointer.
   llvm::Value *loadCallPointers(llvm::Value *call) {
     llvm::Type *ptr = builder_.getPtrTy();
-    llvm::StructType *callType = llvm::StructType::get(module_.getContext(), {ptr, ptr, ptr, ptr});
+    llvm::StructType *callType =
+        llvm::StructType::get(module_.getContext(), {ptr, ptr, ptr, ptr, ptr});
     args_ = builder_.CreateLoad(ptr, builder_.CreateStructGEP(callType, call, 0), "args");
     results_ = builder_.CreateLoad(ptr, builder_.CreateStructGEP(callType, call, 1), "results");
     scratch_ = builder_.CreateLoad(ptr, builder_.CreateStructGEP(callType, call, 2), "scratch");
+    if (weightsBlob_) {
+      // Op functions find the weights in the scratch's first word (tasks
+      // read the same call; the entry function has stored it by then).
+      llvm::Value *weights =
+          builder_.CreateLoad(ptr, builder_.CreateStructGEP(callType, call, 4), "weights");
+      if (function_ == entryFunction_)
+        builder_.CreateStore(weights, scratch_);
+      weightsBases_[function_] = weights;
+      scratch_ = builder_.CreateConstInBoundsGEP1_64(builder_.getInt8Ty(), scratch_,
+                                                     weightsReserve_, "arena");
+    }
     return builder_.CreateLoad(ptr, builder_.CreateStructGEP(callType, call, 3), "env");
   }
 
@@ -123,15 +142,20 @@ public:
     env_ = loadCallPointers(call_);
 
     emitComputation(entry);
-    // The root's leaves end in the caller's result buffers.
+    // The root's leaves end in the caller's result buffers, in an order
+    // that reads a donated parameter (in its result buffer) before that
+    // buffer is written.
     const hlo::Instruction *root = entry.root();
+    llvm::SmallVector<BufferSlice, 8> targets, sources;
     for (size_t leaf = 0, n = leafCount(root->shape()); leaf < n; ++leaf) {
       BufferSlice result;
       result.kind = BufferSlice::Kind::Result;
       result.index = static_cast<uint32_t>(leaf);
       result.size = assignment_.slice(root, leaf).size;
-      copySlice(result, assignment_.slice(root, leaf));
+      targets.push_back(result);
+      sources.push_back(assignment_.slice(root, leaf));
     }
+    copyLeaves(targets, sources);
     builder_.CreateRet(builder_.getInt32(0));
   }
 
@@ -166,6 +190,10 @@ public:
     }
     if (emitNonElemental(instruction))
       return;
+    // A dot or convolution the kernels do not take comes here without
+    // passing emitComputation's flush: the contractions waiting in the chain
+    // come first, or this op could overwrite memory they still read.
+    flushChain();
     if (isPassThrough(instruction.opcode())) {
       // Leaves that did not get the operand's memory are copied.
       llvm::SmallVector<const hlo::Instruction *, 4> sources;
@@ -253,30 +281,39 @@ public:
     case BufferSlice::Kind::Result:
       return pointerFromTable(results_, slice.index);
     case BufferSlice::Kind::Constant:
-      return constantGlobal(*slice.constant);
+      return constantAddress(*slice.constant);
     case BufferSlice::Kind::Empty:
       break;
     }
     return llvm::ConstantPointerNull::get(builder_.getPtrTy());
   }
 
-  llvm::Constant *constantGlobal(const hlo::Instruction &constant) {
-    auto [it, inserted] = constants_.try_emplace(&constant, nullptr);
-    if (!inserted)
-      return it->second;
-    llvm::ArrayRef<uint8_t> bytes = constant.attributes().literal->bytes();
-    if (shared_ && bytes.size() >= SharedConstants::kMinBytes)
-      return it->second = shared_->add(bytes);
-    llvm::Constant *data = llvm::ConstantDataArray::get(
-        module_.getContext(), llvm::ArrayRef<uint8_t>(bytes.data(), bytes.size()));
-    auto *global = new llvm::GlobalVariable(module_, data->getType(), /*isConstant=*/true,
-                                            llvm::GlobalValue::PrivateLinkage, data,
-                                            "constant." + constant.name());
-    global->setUnnamedAddr(llvm::GlobalValue::UnnamedAddr::Global);
-    global->setAlignment(llvm::Align(16));
-    it->second = global;
-    return global;
+  /// Where a constant's bytes are, in the current function.
+  llvm::Value *constantAddress(const hlo::Instruction &constant) {
+    auto [it, inserted] = constants_.try_emplace(&constant);
+    if (inserted) {
+      if (!constant.attributes().literal) // checkCodegenSupport refuses these
+        fail(constant, "internal error: constant without a value reached code generation");
+      else
+        it->second = readOnlyData(constant.attributes().literal->bytes(),
+                                  "constant." + constant.name(), llvm::Align(16));
+    }
+    return addressOf(it->second);
   }
+
+  /// Bytes the code reads and never writes: a private global (read-only
+  /// data, flash on a microcontroller), or a place in the weights blob.
+  struct ReadOnlyData {
+    llvm::GlobalVariable *global = nullptr;
+    uint64_t weightsOffset = 0;
+  };
+  /// `bytes` must outlive the weights blob (a literal of the module), or
+  /// be handed over.
+  ReadOnlyData readOnlyData(llvm::ArrayRef<uint8_t> bytes, const llvm::Twine &name,
+                            llvm::Align alignment);
+  ReadOnlyData readOnlyData(std::vector<uint8_t> bytes, const llvm::Twine &name,
+                            llvm::Align alignment);
+  llvm::Value *addressOf(const ReadOnlyData &data);
 
   void copySlice(const BufferSlice &to, const BufferSlice &from) {
     if (to == from || to.kind == BufferSlice::Kind::Empty || from.size == 0)
@@ -391,29 +428,33 @@ public:
     const BufferSlice &out = assignment_.slice(&instruction);
     if (out.kind == BufferSlice::Kind::Empty)
       return;
-    emitParallel(instruction, rootLoopExtent(instruction, instruction),
-                 elementalWork(instruction, 1), [&](llvm::Value *begin, llvm::Value *end) {
-                   auto reader = [this](const hlo::Instruction &operand, IndexRef index) {
-                     return readElement(operand, index);
-                   };
-                   ElementalEmitter elemental(builder_, indexType_, reader, contraction_);
-                   emitRootLoop(instruction, instruction, address(out), elemental, reader,
-                                {begin, end});
-                 });
+    emitParallel(
+        instruction, rootLoopExtent(instruction, instruction), elementalWork(instruction, 1),
+        [&](llvm::Value *begin, llvm::Value *end) {
+          auto reader = [this](const hlo::Instruction &operand, IndexRef index) {
+            return readElement(operand, index);
+          };
+          ElementalEmitter elemental(builder_, indexType_, reader, contraction_);
+          emitRootLoop(instruction, instruction, address(out), elemental, reader, {begin, end});
+        });
   }
 
   /// The loop that stores `root`'s elements (the instruction itself, or a
   /// fusion's root) into the buffer of `stored`, over `range` of its split
   /// dimension: one element at a time, or a reduce row by row.
-  void emitRootLoop(const hlo::Instruction &root, const hlo::Instruction &stored,
-                    llvm::Value *base, ElementalEmitter &elemental,
-                    ElementalEmitter::OperandReader read, LoopRange range) {
+  void emitRootLoop(const hlo::Instruction &root, const hlo::Instruction &stored, llvm::Value *base,
+                    ElementalEmitter &elemental, ElementalEmitter::OperandReader read,
+                    LoopRange range) {
     if (reducesByRows(root))
       return emitReduceRows(root, stored, base, elemental, read, range);
     emitLoopNest(
         builder_, indexType_, stored.shape().dims(),
         [&](IndexRef index) {
-          storeElement(builder_, stored.shape().elementType(), elemental.emit(root, index),
+          llvm::Value *value = elemental.emit(root, index);
+          if (!value)
+            return fail(root, "internal error: code generation produced no value for " +
+                                  hlo::opcodeName(root.opcode()));
+          storeElement(builder_, stored.shape().elementType(), value,
                        elementAddress(stored, base, index));
         },
         "d", &range);
@@ -671,6 +712,9 @@ public:
     llvm::Value *storedAt = nullptr;
     /// Where element 0 of `stored` sits in the fusion's result (inside a pad).
     llvm::ArrayRef<int64_t> storedShift;
+    /// When set, the element of `stored` being read: an integer kernel's
+    /// s32 sum (IntegerContraction.h).
+    llvm::Value *storedSum = nullptr;
     struct Generated {
       const hlo::Instruction *instruction;
       llvm::SmallVector<llvm::Value *, 4> index;
@@ -698,6 +742,21 @@ public:
   /// `if (condition) then();` at the builder's position.
   void emitIf(llvm::Value *condition, llvm::function_ref<void()> then, const llvm::Twine &name);
 
+  /// Records that `instruction` could not be emitted: emitEntryFunction then
+  /// fails with the first such error instead of returning code that skips it.
+  void fail(const hlo::Instruction &instruction, const llvm::Twine &message) {
+    if (!failure_)
+      failure_.emplace(&instruction, message.str());
+  }
+  /// The first failure recorded, or success.
+  llvm::Error takeFailure() {
+    if (!failure_)
+      return llvm::Error::success();
+    llvm::Error error = hlo::errorAt(*failure_->first, failure_->second);
+    failure_.reset();
+    return error;
+  }
+
 private:
   const passes::Schedule &schedule_;
   const passes::BufferAssignment &assignment_;
@@ -708,16 +767,20 @@ private:
   llvm::IRBuilder<> builder_;
   llvm::Type *indexType_;
   llvm::Value *args_ = nullptr, *results_ = nullptr, *scratch_ = nullptr;
-  llvm::Value *env_ = nullptr; ///< the call's mote_env (entry function only)
+  llvm::Value *env_ = nullptr;  ///< the call's mote_env (entry function only)
   llvm::Value *call_ = nullptr; ///< the entry function's mote_call
   /// Inside an op function: its buffers and the arguments that hold them.
   llvm::SmallVector<std::pair<BufferSlice, llvm::Value *>, 8> sliceArguments_;
-  llvm::DenseMap<const hlo::Instruction *, llvm::Constant *> constants_;
-  SharedConstants *shared_ = nullptr;
+  llvm::DenseMap<const hlo::Instruction *, ReadOnlyData> constants_;
+  WeightsBlob *weightsBlob_ = nullptr; ///< where large constants go (packages)
+  uint64_t weightsReserve_ = 0;        ///< scratch bytes before the arena
+  /// The weights pointer as loaded in each function that reads weights.
+  llvm::DenseMap<llvm::Function *, llvm::Value *> weightsBases_;
   const target::TargetSpec *target_ = nullptr;
   eval::ContractionArithmetic contraction_;
   bool nativeHalfSums_ = false;
   std::vector<ChainMember> chain_; ///< contractions whose calls wait (ContractionChains.cpp)
+  std::optional<std::pair<const hlo::Instruction *, std::string>> failure_;
 };
 
 } // namespace mote::codegen

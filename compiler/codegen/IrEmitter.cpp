@@ -2,6 +2,8 @@
 
 #include "codegen/IrEmitter.h"
 
+#include "codegen/ScalarOps.h"
+
 #include "codegen/FunctionEmitter.h"
 
 #include "codegen/ElementTypes.h"
@@ -9,6 +11,7 @@
 #include "codegen/LoopNest.h"
 
 #include "hlo/Diagnostics.h"
+#include "hlo/Verifier.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/IR/IRBuilder.h"
@@ -29,8 +32,11 @@ namespace {
 
 llvm::Error checkInstruction(const hlo::Instruction &instruction) {
   switch (instruction.opcode()) {
-  case Opcode::Parameter:
   case Opcode::Constant:
+    if (llvm::Error error = hlo::checkConstantHasValue(instruction))
+      return error;
+    break;
+  case Opcode::Parameter:
   case Opcode::Tuple:
   case Opcode::GetTupleElement:
   case Opcode::While:
@@ -93,9 +99,23 @@ llvm::Error checkInstruction(const hlo::Instruction &instruction) {
   return llvm::Error::success();
 }
 
+/// Whether `spec` rounds to nearest even in one instruction.
+bool roundsToNearestEvenNatively(const target::TargetSpec &spec) {
+  llvm::Triple triple(spec.triple);
+  if (triple.isAArch64())
+    return true;
+  // LLVM 16 lowers Arm's vrintn only for vectors, and calls roundevenf for
+  // scalars.
+  return triple.isX86() && target::hasFeature(spec, "sse4.1");
+}
+
 } // namespace
 
 llvm::Error checkCodegenSupport(const hlo::Module &module, const passes::Schedule &schedule) {
+  // Constants are read by the scalar computations ops apply (to_apply,
+  // comparators) as well as by the scheduled ones.
+  if (llvm::Error error = hlo::checkConstantsHaveValues(module))
+    return error;
   for (const auto &computation : module.computations()) {
     if (!schedule.has(computation.get()))
       continue;
@@ -109,8 +129,8 @@ llvm::Error checkCodegenSupport(const hlo::Module &module, const passes::Schedul
 llvm::Error emitEntryFunction(const hlo::Module &hloModule, const passes::Schedule &schedule,
                               const passes::BufferAssignment &assignment, llvm::StringRef prefix,
                               llvm::Module &module, const target::TargetSpec *target,
-                              eval::ContractionArithmetic contraction, bool nativeHalfSums,
-                              SharedConstants *shared) {
+                              eval::ContractionArithmetic contraction, WeightsBlob *weights,
+                              uint64_t weightsReserve, bool nativeHalfSums) {
   if (llvm::Error error = checkCodegenSupport(hloModule, schedule))
     return error;
   llvm::LLVMContext &context = module.getContext();
@@ -125,13 +145,16 @@ llvm::Error emitEntryFunction(const hlo::Module &hloModule, const passes::Schedu
   function->addFnAttr(llvm::Attribute::NoUnwind);
   function->addFnAttr(llvm::Attribute::NoFree);
   function->addFnAttr(llvm::Attribute::NoSync);
+  if (target && roundsToNearestEvenNatively(*target) && !module.getModuleFlag(kNativeRoundEvenFlag))
+    module.addModuleFlag(llvm::Module::Max, kNativeRoundEvenFlag, 1);
   FunctionEmitter emitter(schedule, assignment, module, function);
   emitter.setTarget(target);
   emitter.setContraction(contraction);
   emitter.setNativeHalfSums(nativeHalfSums && target && target::hasHalfMultiplyAdd(*target));
-  emitter.setSharedConstants(shared);
+  if (weights)
+    emitter.setWeightsBlob(weights, weightsReserve);
   emitter.emit(*hloModule.entry());
-  return llvm::Error::success();
+  return emitter.takeFailure();
 }
 
 } // namespace mote::codegen

@@ -11,7 +11,7 @@
 #ifndef MOTE_CODEGEN_IREMITTER_H
 #define MOTE_CODEGEN_IREMITTER_H
 
-#include "codegen/SharedConstants.h"
+#include "codegen/WeightsBlob.h"
 #include "eval/Evaluator.h"
 #include "passes/BufferAssignment.h"
 #include "passes/Schedule.h"
@@ -35,16 +35,19 @@ llvm::Error checkCodegenSupport(const hlo::Module &module, const passes::Schedul
 /// the triple's baseline (e.g. AVX2, RVV); the code is correct either way.
 /// Dots and convolutions add their products as `contraction` says, which
 /// must be what the target can do (contractionArithmetic(*target)): a fused
-/// multiply-add the target lacks would become a call to libm's fma. With
+/// multiply-add the target lacks would become a call to libm's fma.
+/// With `weights`, large constants go there (the code reads them through
+/// mote_call.weights) and the arena starts `weightsReserve` bytes into the
+/// scratch, after the word that holds the weights pointer. With
 /// `nativeHalfSums`, f16 dots and convolutions sum in f16 on targets that
 /// multiply and add f16 vectors (not bit-exact with the evaluator: within
-/// K * 2^-11 * sum |a * b| of the exact sum of K products). With `shared`,
-/// large constants go in that blob (SharedConstants.h).
+/// K * 2^-11 * sum |a * b| of the exact sum of K products).
 llvm::Error emitEntryFunction(const hlo::Module &hloModule, const passes::Schedule &schedule,
                               const passes::BufferAssignment &assignment, llvm::StringRef prefix,
                               llvm::Module &module, const target::TargetSpec *target = nullptr,
                               eval::ContractionArithmetic contraction = {},
-                              bool nativeHalfSums = false, SharedConstants *shared = nullptr);
+                              WeightsBlob *weights = nullptr, uint64_t weightsReserve = 0,
+                              bool nativeHalfSums = false);
 
 } // namespace mote::codegen
 

@@ -29,6 +29,25 @@ void emitCountedLoop(llvm::IRBuilderBase &builder, llvm::Value *count,
   builder.SetInsertPoint(exit);
 }
 
+llvm::Value *emitScaledIndex(llvm::IRBuilderBase &builder, llvm::Value *index, int64_t scale) {
+  if (scale == 0)
+    return llvm::ConstantInt::get(index->getType(), 0);
+  return scale == 1 ? index
+                    : builder.CreateMul(index, llvm::ConstantInt::get(index->getType(), scale));
+}
+
+void emitIfThen(llvm::IRBuilderBase &builder, llvm::Value *condition,
+                llvm::function_ref<void()> body, const llvm::Twine &name) {
+  llvm::Function *function = builder.GetInsertBlock()->getParent();
+  auto *then = llvm::BasicBlock::Create(builder.getContext(), name, function);
+  auto *done = llvm::BasicBlock::Create(builder.getContext(), name + ".done", function);
+  builder.CreateCondBr(condition, then, done);
+  builder.SetInsertPoint(then);
+  body();
+  builder.CreateBr(done);
+  builder.SetInsertPoint(done);
+}
+
 void emitLoopNest(llvm::IRBuilderBase &builder, llvm::Type *indexType, llvm::ArrayRef<int64_t> dims,
                   llvm::function_ref<void(llvm::ArrayRef<llvm::Value *> index)> body,
                   const llvm::Twine &name, const LoopRange *outerRange) {

@@ -14,6 +14,15 @@ void emitCountedLoop(llvm::IRBuilderBase &builder, llvm::Value *count,
                      llvm::function_ref<void(llvm::Value *index)> body,
                      const llvm::Twine &name = "i");
 
+/// Emits `if (condition) body();` at the builder's position and leaves the
+/// builder after it.
+void emitIfThen(llvm::IRBuilderBase &builder, llvm::Value *condition,
+                llvm::function_ref<void()> body, const llvm::Twine &name = "if");
+
+/// `index` * `scale` for an index of `index`'s type, folding scales of 0
+/// and 1 away (strides of directions an array does not move along).
+llvm::Value *emitScaledIndex(llvm::IRBuilderBase &builder, llvm::Value *index, int64_t scale);
+
 /// A run-time range [begin, end) of a loop's indices.
 struct LoopRange {
   llvm::Value *begin;

@@ -1,9 +1,9 @@
 //===- ModelDescriptor.cpp - The mote_model_desc of a compiled model ------===//
 //
 // The blob is laid out as abi.h declares it: the mote_model_desc header
-// (56 bytes), the argument then result mote_tensor_desc records (24 bytes
-// each), the int64 dims arrays, the uint8 layouts, then NUL-terminated
-// strings. All our targets are little-endian.
+// (72 bytes), the argument then result mote_tensor_desc records (24 bytes
+// each), the mote_alias_desc records (12 bytes each), the int64 dims arrays,
+// the uint8 layouts, then NUL-terminated strings. All our targets are little-endian.
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,7 +21,8 @@ namespace mote::codegen {
 
 namespace {
 
-static_assert(sizeof(mote_model_desc) == 56, "descriptor header layout changed");
+static_assert(sizeof(mote_model_desc) == 72, "descriptor header layout changed");
+static_assert(sizeof(mote_alias_desc) == 12, "alias descriptor layout changed");
 static_assert(sizeof(mote_tensor_desc) == 24, "tensor descriptor layout changed");
 
 class BlobWriter {
@@ -58,6 +59,14 @@ std::string encodeModelDescriptor(const ModelSignature &signature) {
   const size_t header = blob.reserve(sizeof(mote_model_desc));
   const size_t argsAt = blob.reserve(sizeof(mote_tensor_desc) * signature.args.size());
   const size_t resultsAt = blob.reserve(sizeof(mote_tensor_desc) * signature.results.size());
+  const size_t aliasesAt = blob.reserve(sizeof(mote_alias_desc) * signature.aliases.size());
+  for (size_t i = 0; i < signature.aliases.size(); ++i) {
+    const size_t at = aliasesAt + i * sizeof(mote_alias_desc);
+    blob.put<uint32_t>(at + offsetof(mote_alias_desc, result), signature.aliases[i].result);
+    blob.put<uint32_t>(at + offsetof(mote_alias_desc, arg), signature.aliases[i].arg);
+    blob.put<uint32_t>(at + offsetof(mote_alias_desc, flags),
+                       signature.aliases[i].mustAlias ? MOTE_ALIAS_MUST : 0);
+  }
 
   auto writeTensor = [&](size_t at, const TensorSignature &tensor) {
     blob.align(8);
@@ -100,6 +109,11 @@ std::string encodeModelDescriptor(const ModelSignature &signature) {
   blob.put<uint64_t>(header + offsetof(mote_model_desc, scratch_size), signature.scratchSize);
   blob.put<uint32_t>(header + offsetof(mote_model_desc, scratch_alignment),
                      signature.scratchAlignment);
+  blob.put<uint32_t>(header + offsetof(mote_model_desc, alias_count), signature.aliases.size());
+  blob.put<uint32_t>(header + offsetof(mote_model_desc, aliases_offset), aliasesAt);
+  blob.put<uint64_t>(header + offsetof(mote_model_desc, weights_size), signature.weightsSize);
+  blob.put<uint32_t>(header + offsetof(mote_model_desc, weights_alignment),
+                     signature.weightsAlignment);
   return blob.take();
 }
 

@@ -22,6 +22,10 @@ namespace mote::codegen {
 
 struct TensorSignature {
   std::string name; ///< a C identifier, unique within args or results
+  /// The name as its author wrote it, for accessors: JAX's
+  /// metadata={op_name="pixels"}, else the HLO name without its ".N"
+  /// instruction number, in lower case ("Arg_0.7" -> arg_0).
+  std::string readableName;
   hlo::PrimitiveType elementType;
   llvm::SmallVector<int64_t, 4> dims;
   llvm::SmallVector<int64_t, 4> minorToMajor; ///< the compiled layout
@@ -37,6 +41,16 @@ struct ModelSignature {
   std::vector<TensorSignature> results;
   uint64_t scratchSize = 0;
   uint32_t scratchAlignment = 16;
+  /// Bytes the code reads through mote_call.weights (0: constants in the code).
+  uint64_t weightsSize = 0;
+  uint32_t weightsAlignment = 0;
+  /// input_output_alias: result leaf `result` lives in the buffer of
+  /// argument leaf `arg` (the caller passes one buffer for both).
+  struct Alias {
+    uint32_t result = 0, arg = 0;
+    bool mustAlias = false;
+  };
+  std::vector<Alias> aliases;
 };
 
 /// ABI element-type code (mote_element_type) of `type`, 0 if it has none.

@@ -20,6 +20,12 @@ llvm::Value *emitIsNan(llvm::IRBuilderBase &builder, llvm::Value *x) {
 
 llvm::Value *emitRound(llvm::IRBuilderBase &builder, llvm::Value *x, RoundingMode mode) {
   llvm::Type *type = x->getType();
+  // One instruction where the target has it (kNativeRoundEvenFlag), scalar
+  // or vector, with the same result for every input (a quantized model
+  // rounds each output so).
+  const llvm::Module *module = builder.GetInsertBlock()->getModule();
+  if (mode == RoundingMode::HalfToEven && module->getModuleFlag(kNativeRoundEvenFlag))
+    return builder.CreateUnaryIntrinsic(llvm::Intrinsic::roundeven, x);
   const bool isDouble = type->getScalarType()->isDoubleTy();
   // Every float of magnitude >= 2^p is an integer; below it, adding and
   // subtracting 2^p rounds to an integer (to nearest even, the default mode).

@@ -15,6 +15,13 @@ llvm::Value *emitCopysign(llvm::IRBuilderBase &builder, llvm::Value *magnitude, 
 enum class RoundingMode { Floor, Ceil, Trunc, HalfAwayFromZero, HalfToEven };
 llvm::Value *emitRound(llvm::IRBuilderBase &builder, llvm::Value *x, RoundingMode mode);
 
+/// The module flag that says the target rounds floats to nearest even in
+/// one instruction (AArch64's frintn, x86's roundps with SSE4.1), so
+/// emitRound uses llvm.roundeven rather than the
+/// arithmetic that needs no such instruction (llvm.roundeven would become a
+/// call to libm elsewhere).
+inline constexpr const char *kNativeRoundEvenFlag = "mote.native-roundeven";
+
 /// x != x.
 llvm::Value *emitIsNan(llvm::IRBuilderBase &builder, llvm::Value *x);
 

@@ -5,8 +5,12 @@
 #include "codegen/ElementTypes.h"
 
 #include "hlo/Diagnostics.h"
+#include "hlo/InputOutputAlias.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSet.h"
+
+#include <cctype>
 
 namespace mote::codegen {
 
@@ -21,8 +25,35 @@ std::string toIdentifier(llvm::StringRef text) {
 
 namespace {
 
+bool isPlainIdentifier(llvm::StringRef text) {
+  return !text.empty() && !std::isdigit(static_cast<unsigned char>(text[0])) &&
+         llvm::all_of(
+             text, [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
+}
+
+/// A parameter's name as its author wrote it: JAX records the Python name in
+/// metadata={op_name="pixels"}; otherwise the HLO name without the number
+/// XLA appends to every instruction ("Arg_0.7" -> "arg_0").
+std::string readableIdentifier(const hlo::Instruction &parameter) {
+  if (const hlo::RawAttribute *metadata = parameter.attributes().findRaw("metadata")) {
+    llvm::StringRef value = metadata->value;
+    size_t at = value.find("op_name=\"");
+    if (at != llvm::StringRef::npos) {
+      llvm::StringRef opName = value.drop_front(at + 9).split('"').first;
+      if (isPlainIdentifier(opName))
+        return opName.str();
+    }
+  }
+  llvm::StringRef name = parameter.name();
+  size_t dot = name.rfind('.');
+  if (dot != llvm::StringRef::npos && dot + 1 < name.size() &&
+      llvm::all_of(name.drop_front(dot + 1), [](char c) { return std::isdigit(c); }))
+    name = name.take_front(dot);
+  return toIdentifier(name.lower());
+}
+
 /// Adds one tensor per array leaf of `shape` (whose layouts are the caller's).
-llvm::Error addLeaves(const hlo::Shape &shape, const std::string &name,
+llvm::Error addLeaves(const hlo::Shape &shape, const std::string &name, const std::string &readable,
                       const hlo::Instruction &where, std::vector<TensorSignature> &out,
                       llvm::StringSet<> &used) {
   llvm::SmallVector<const hlo::Shape *, 4> leaves;
@@ -41,6 +72,7 @@ llvm::Error addLeaves(const hlo::Shape &shape, const std::string &name,
     for (int suffix = 1; !used.insert(unique).second; ++suffix)
       unique = base + "_" + std::to_string(suffix);
     tensor.name = unique;
+    tensor.readableName = leaves.size() == 1 ? readable : readable + "_" + std::to_string(i);
     tensor.elementType = leaf.elementType();
     tensor.dims.assign(leaf.dims().begin(), leaf.dims().end());
     hlo::Layout layout = leaf.layoutOrDefault();
@@ -48,6 +80,38 @@ llvm::Error addLeaves(const hlo::Shape &shape, const std::string &name,
     tensor.byteSize =
         static_cast<uint64_t>(leaf.elementCount()) * hlo::storageBytes(leaf.elementType());
     out.push_back(std::move(tensor));
+  }
+  return llvm::Error::success();
+}
+
+/// input_output_alias as pairs of flattened result and argument leaves.
+llvm::Error addAliases(const hlo::Module &module, const hlo::Shape &result,
+                       ModelSignature &signature) {
+  auto entries = hlo::inputOutputAlias(module);
+  if (!entries)
+    return entries.takeError();
+  const hlo::Computation &entry = *module.entry();
+  for (const hlo::AliasEntry &alias : *entries) {
+    int64_t arg = -1;
+    if (alias.parameter >= 0 && size_t(alias.parameter) < entry.parameterCount()) {
+      int64_t before = 0;
+      for (int64_t p = 0; p < alias.parameter; ++p) {
+        llvm::SmallVector<const hlo::Shape *, 4> leaves;
+        entry.parameter(p)->shape().collectLeaves(leaves);
+        before += int64_t(leaves.size());
+      }
+      int64_t leaf =
+          hlo::flatLeafIndex(entry.parameter(alias.parameter)->shape(), alias.parameterIndex);
+      arg = leaf < 0 ? -1 : before + leaf;
+    }
+    int64_t out = hlo::flatLeafIndex(result, alias.output);
+    if (arg < 0 || out < 0 || size_t(arg) >= signature.args.size() ||
+        size_t(out) >= signature.results.size() ||
+        signature.args[arg].byteSize != signature.results[out].byteSize)
+      return hlo::errorAt(*entry.root(), "input_output_alias pairs a result and a parameter "
+                                         "that are not arrays of the same size: " +
+                                             hlo::formatInputOutputAlias({alias}));
+    signature.aliases.push_back({uint32_t(out), uint32_t(arg), alias.mustAlias});
   }
   return llvm::Error::success();
 }
@@ -65,12 +129,15 @@ llvm::Expected<ModelSignature> buildSignature(const hlo::Module &module, llvm::S
     const hlo::Shape &shape =
         layout && i < layout->parameters.size() ? layout->parameters[i] : parameter->shape();
     if (llvm::Error error =
-            addLeaves(shape, toIdentifier(parameter->name()), *parameter, signature.args, argNames))
+            addLeaves(shape, toIdentifier(parameter->name()), readableIdentifier(*parameter),
+                      *parameter, signature.args, argNames))
       return std::move(error);
   }
   const hlo::Shape &result = layout ? layout->result : entry.root()->shape();
   if (llvm::Error error =
-          addLeaves(result, "result", *entry.root(), signature.results, resultNames))
+          addLeaves(result, "result", "result", *entry.root(), signature.results, resultNames))
+    return std::move(error);
+  if (llvm::Error error = addAliases(module, result, signature))
     return std::move(error);
   return signature;
 }

@@ -28,6 +28,8 @@ Result evaluateWhile(Evaluator &evaluator, const hlo::Instruction &instruction,
     state = &current;
   }
   const uint64_t limit = evaluator.options().maxWhileIterations;
+  const uint64_t workLimit = evaluator.options().maxLoopInstructions;
+  const uint64_t workStart = evaluator.instructionsExecuted();
   for (uint64_t iteration = 0;; ++iteration) {
     auto keepGoing = evaluator.call(condition, {state});
     if (!keepGoing)
@@ -40,6 +42,12 @@ Result evaluateWhile(Evaluator &evaluator, const hlo::Instruction &instruction,
     if (iteration >= limit)
       return errorAt(instruction, "while loop still running after " + llvm::Twine(limit) +
                                       " iterations (the evaluator's limit)");
+    if (uint64_t work = evaluator.instructionsExecuted() - workStart; work > workLimit)
+      return errorAt(instruction, "while loop still running after " + llvm::Twine(iteration) +
+                                      " iterations and " + llvm::Twine(work) +
+                                      " evaluated instructions (the evaluator's budget for a "
+                                      "loop is " +
+                                      llvm::Twine(workLimit) + " instructions)");
     // Once the loop owns its state, the body takes it over and may update
     // it in place.
     llvm::Expected<hlo::Literal> next = [&] {

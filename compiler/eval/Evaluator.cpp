@@ -299,6 +299,7 @@ Evaluator::execute(const hlo::Computation &computation,
   for (const Plan::Step &step : plan.steps) {
     const hlo::Instruction &instruction = *step.instruction;
     const unsigned slot = step.position;
+    ++instructionsExecuted_;
     if (useCache && plan.invariant[slot] && instruction.opcode() != Opcode::Constant) {
       if (plan.frontier[slot])
         values[slot] = &*plan.cache[slot];

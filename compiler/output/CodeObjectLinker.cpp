@@ -147,7 +147,6 @@ llvm::Expected<CodeObject> findSymbols(std::string elf, llvm::StringRef prefix) 
   bool isArm =
       (*binary)->getArch() == llvm::Triple::thumb || (*binary)->getArch() == llvm::Triple::arm;
   std::string model = (prefix + "_model").str(), entry = (prefix + "_entry").str();
-  std::string constants = (prefix + "_constants").str();
   for (const llvm::object::SymbolRef &symbol : (*binary)->symbols()) {
     auto name = symbol.getName();
     auto address = symbol.getAddress();
@@ -162,8 +161,6 @@ llvm::Expected<CodeObject> findSymbols(std::string elf, llvm::StringRef prefix) 
     } else if (*name == entry) {
       code.entryOffset = isArm ? *address & ~uint64_t(1) : *address;
       foundEntry = true;
-    } else if (*name == constants) {
-      code.constantsOffset = *address;
     }
   }
   if (!foundModel || !foundEntry)

@@ -24,9 +24,6 @@ struct CodeObject {
   std::string elf;
   uint64_t descriptorOffset = 0; ///< image address of <name>_model
   uint64_t entryOffset = 0;      ///< image address of <name>_entry, Thumb bit clear
-  /// Image address of <name>_constants, the region the loader fills with
-  /// the package's constant blob; 0 when the code has none.
-  uint64_t constantsOffset = 0;
 };
 
 struct CodeObjectInputs {

@@ -6,11 +6,13 @@
 #include "codegen/IrEmitter.h"
 #include "codegen/ModelDescriptor.h"
 #include "codegen/SignatureBuilder.h"
+#include "output/ResourceLimits.h"
 #include "passes/BufferAssignment.h"
 #include "passes/Pass.h"
 #include "passes/Schedule.h"
 
 #include "hlo/Diagnostics.h"
+#include "hlo/Verifier.h"
 
 #include "llvm/IR/Verifier.h"
 #include "llvm/Support/raw_ostream.h"
@@ -60,6 +62,9 @@ uint64_t constantBytes(const hlo::Module &module, const passes::Schedule &schedu
 
 llvm::Expected<CompiledModel> compileModel(hlo::Module &module, const CompileOptions &options) {
   const target::TargetSpec &spec = options.target;
+  // A dump's elided constants have no bytes to put in the object.
+  if (llvm::Error error = hlo::checkConstantsHaveValues(module))
+    return std::move(error);
   std::string name = options.name.empty() ? symbolPrefixFor(module.name()) : options.name;
   llvm::Expected<codegen::ModelSignature> signature = codegen::buildSignature(module, name);
   if (!signature)
@@ -77,11 +82,17 @@ llvm::Expected<CompiledModel> compileModel(hlo::Module &module, const CompileOpt
   pipelineOptions.fusion = options.fusion;
   pipelineOptions.contraction = contraction;
   passes::buildCompilePipeline(pipeline, pipelineOptions);
+  auto phase = [&](llvm::StringRef name, const llvm::Twine &detail) {
+    if (options.progress)
+      options.progress->phase(name, detail.str());
+  };
+  phase("passes", llvm::Twine(module.instructionCount()) + " instructions");
   if (llvm::Error error = pipeline.run(module))
     return std::move(error);
   if (llvm::Error error = checkInterfaceUnchanged(module, *signature))
     return std::move(error);
 
+  phase("schedule and memory plan", llvm::Twine(module.instructionCount()) + " instructions");
   passes::Schedule schedule = passes::scheduleModule(module);
   passes::BufferAssignmentOptions bufferOptions;
   bufferOptions.alignment = target::preferredAlignment(spec);
@@ -91,26 +102,37 @@ llvm::Expected<CompiledModel> compileModel(hlo::Module &module, const CompileOpt
     return assignment.takeError();
   signature->scratchSize = assignment->arenaSize();
   signature->scratchAlignment = assignment->alignment();
-
   CompiledModel compiled;
+  // The weights pointer takes the scratch's first word; the arena follows,
+  // still aligned.
+  const uint64_t weightsReserve = options.weightsOutsideCode ? assignment->alignment() : 0;
+  if (options.weightsOutsideCode) {
+    compiled.weights = std::make_unique<codegen::WeightsBlob>();
+    signature->scratchSize += weightsReserve;
+  }
+
   llvm::Expected<std::unique_ptr<llvm::TargetMachine>> machine = target::createTargetMachine(spec);
   if (!machine)
     return machine.takeError();
+  unsigned pointerBits = (*machine)->createDataLayout().getPointerSizeInBits();
+  if (llvm::Error error =
+          checkResourceLimits(module, assignment->arenaSize(), spec.triple, pointerBits))
+    return std::move(error);
   compiled.machine = std::move(*machine);
   compiled.context = std::make_unique<llvm::LLVMContext>();
   compiled.module = std::make_unique<llvm::Module>(name, *compiled.context);
   compiled.module->setTargetTriple(compiled.machine->getTargetTriple().str());
   compiled.module->setDataLayout(compiled.machine->createDataLayout());
 
-  std::optional<codegen::SharedConstants> shared;
-  if (options.shareConstants)
-    shared.emplace(*compiled.module, name + "_constants");
+  phase("code generation", "");
   if (llvm::Error error = codegen::emitEntryFunction(
           module, schedule, *assignment, name, *compiled.module, &spec, contraction,
-          options.nativeHalfSums, shared ? &*shared : nullptr))
+          compiled.weights.get(), weightsReserve, options.nativeHalfSums))
     return std::move(error);
-  if (shared)
-    compiled.sharedConstants = shared->finish();
+  if (compiled.weights) {
+    signature->weightsSize = compiled.weights->size();
+    signature->weightsAlignment = codegen::WeightsBlob::kBaseAlignment;
+  }
   codegen::emitModelDescriptor(*signature, *compiled.module);
 
   std::string problems;
@@ -118,6 +140,7 @@ llvm::Expected<CompiledModel> compileModel(hlo::Module &module, const CompileOpt
   if (llvm::verifyModule(*compiled.module, &stream))
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    "internal error: generated invalid LLVM IR: " + problems);
+  phase("optimisation", llvm::Twine(compiled.module->size()) + " functions");
   optimizeModule(*compiled.module, *compiled.machine, options.optLevel);
 
   compiled.signature = std::move(*signature);

@@ -10,8 +10,10 @@
 #define MOTE_OUTPUT_COMPILEMODEL_H
 
 #include "codegen/ModelSignature.h"
+#include "codegen/WeightsBlob.h"
 #include "eval/Evaluator.h"
 #include "hlo/Module.h"
+#include "output/CompileProgress.h"
 #include "output/ObjectEmitter.h"
 #include "target/Target.h"
 
@@ -34,10 +36,11 @@ struct CompileOptions {
   /// f16 dots and convolutions sum in f16 where the target can (opt-in:
   /// codegen::emitEntryFunction's nativeHalfSums).
   bool nativeHalfSums = false;
-  /// Large constants go in a blob beside the code (`<name>_constants`, a
-  /// zero-filled region the loader fills): for packages, which store one
-  /// blob for all their code objects (codegen/SharedConstants.h).
-  bool shareConstants = false;
+  /// Large constants go to CompiledModel::weights, read through
+  /// mote_call.weights (packages), instead of the object's read-only data.
+  bool weightsOutsideCode = false;
+  /// Told as each phase starts (may be null).
+  CompileProgress *progress = nullptr;
 };
 
 /// Statistics `motec report` and the tests read.
@@ -45,7 +48,7 @@ struct CompileStats {
   uint64_t arenaBytes = 0;
   uint64_t arenaLowerBound = 0;
   uint64_t constantBytes = 0;
-  size_t instructionCount = 0; ///< after the pass pipeline
+  size_t instructionCount = 0;             ///< after the pass pipeline
   eval::ContractionArithmetic contraction; ///< how dot and convolution sums were computed
 };
 
@@ -55,9 +58,10 @@ struct CompiledModel {
   std::unique_ptr<llvm::Module> module; ///< optimised
   codegen::ModelSignature signature;
   CompileStats stats;
-  /// With CompileOptions::shareConstants, the bytes of `<name>_constants`
-  /// (empty when no constant was large enough).
-  std::vector<uint8_t> sharedConstants;
+  /// With CompileOptions::weightsOutsideCode: the constants the code reads
+  /// through mote_call.weights. It refers to the compiled hlo::Module's
+  /// literals, so that module must outlive it.
+  std::unique_ptr<codegen::WeightsBlob> weights;
 };
 
 /// Compiles `module` (verified; the passes change it in place). Errors are

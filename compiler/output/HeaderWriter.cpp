@@ -5,11 +5,14 @@
 ///   int32_t mlp_entry(const mote_call *call);
 ///   extern const mote_model_desc mlp_model;
 ///   MLP_ARG_COUNT, MLP_RESULT_COUNT, MLP_SCRATCH_BYTES, MLP_SCRATCH_ALIGNMENT,
+///   MLP_ARENA_BYTES (the memory a session needs, for a static array),
 ///   MLP_ARG_<NAME>_INDEX / _BYTES, MLP_RESULT_<NAME>_INDEX / _BYTES
 /// and, for C++, `class mlp` (the class takes the model's name as it is; a
-/// name that is a C++ keyword gets a trailing underscore). The class owns no
-/// memory: the caller hands it the scratch arena and sets one pointer per
-/// argument and result, all in the compiled layouts, then calls run().
+/// name that is a C++ keyword gets a trailing underscore): the runtime's
+/// mote::Model and mote::Session (mote/mote.hpp) around this model, with an
+/// accessor per argument and result named after it (set_x, set_result), typed
+/// and checked as Session's are. The class owns no memory: the caller hands
+/// it kArenaBytes to run in.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -17,6 +20,7 @@
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/raw_ostream.h"
 
 namespace mote::output {
@@ -62,6 +66,24 @@ llvm::StringRef cElementType(PrimitiveType type) {
     return "double";
   default:
     return "uint8_t"; // f8 types: raw bits
+  }
+}
+
+/// The C++ element type the runtime checks a tensor against (mote/mote.hpp).
+llvm::StringRef cxxElementType(PrimitiveType type) {
+  switch (type) {
+  case PrimitiveType::Pred:
+    return "bool";
+  case PrimitiveType::F16:
+    return "mote::f16";
+  case PrimitiveType::BF16:
+    return "mote::bf16";
+  case PrimitiveType::C64:
+    return "mote::c64";
+  case PrimitiveType::C128:
+    return "mote::c128";
+  default:
+    return cElementType(type);
   }
 }
 
@@ -129,17 +151,18 @@ public:
         << " *\n"
         << " * Target: " << s_.triple << ", cpu " << s_.cpu
         << (s_.features.empty() ? "" : ", features " + s_.features) << ".\n"
-        << " * Buffers are caller-owned and in the compiled layouts listed below\n"
-        << " * (minor-to-major dimension order, as in HLO); scratch must hold\n"
-        << " * " << upper_ << "_SCRATCH_BYTES bytes aligned to " << upper_
-        << "_SCRATCH_ALIGNMENT.\n";
+        << " * Through a session (the class below, or mote/session.h) buffers are\n"
+        << " * row-major. Called directly, the entry function takes caller-owned\n"
+        << " * buffers in the compiled layouts listed below (minor-to-major\n"
+        << " * dimension order, as in HLO) and scratch of " << upper_ << "_SCRATCH_BYTES\n"
+        << " * bytes aligned to " << upper_ << "_SCRATCH_ALIGNMENT.\n";
     writeTensorList("Arguments", s_.args);
     writeTensorList("Results", s_.results);
     os_ << " */\n"
         << "#ifndef " << guard << "\n#define " << guard << "\n\n"
-        << "#include <stdint.h>\n\n#include <mote/abi.h>\n\n";
+        << "#include <stdint.h>\n\n#include <mote/mote.h>\n\n";
     writeMacros();
-    os_ << "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n"
+    os_ << "#ifdef __cplusplus\n#include <mote/mote.hpp>\n\nextern \"C\" {\n#endif\n\n"
         << "/* Runs the model once; returns MOTE_CALL_OK on success. */\n"
         << "int32_t " << s_.name << "_entry(const mote_call *call);\n"
         << "/* The model descriptor (mote/abi.h). */\n"
@@ -163,10 +186,24 @@ private:
     os_ << "#define " << upper_ << "_ARG_COUNT " << s_.args.size() << "\n"
         << "#define " << upper_ << "_RESULT_COUNT " << s_.results.size() << "\n"
         << "#define " << upper_ << "_SCRATCH_BYTES " << s_.scratchSize << "ull\n"
-        << "#define " << upper_ << "_SCRATCH_ALIGNMENT " << s_.scratchAlignment << "u\n";
+        << "#define " << upper_ << "_SCRATCH_ALIGNMENT " << s_.scratchAlignment << "u\n"
+        << "/* Memory a session over this model needs (mote/session.h), e.g.\n"
+        << " * static uint8_t memory[" << upper_
+        << "_ARENA_BYTES] __attribute__((aligned(16))); */\n"
+        << "#define " << upper_ << "_ARENA_BYTES MOTE_SESSION_ARENA_BYTES("
+        << s_.args.size() + s_.results.size() << "u, " << tensorBytes() << "ull, " << s_.scratchSize
+        << "ull, " << s_.scratchAlignment << "u, 16u)\n";
     writeTensorMacros("ARG", s_.args);
     writeTensorMacros("RESULT", s_.results);
     os_ << "\n";
+  }
+
+  uint64_t tensorBytes() const {
+    uint64_t bytes = 0;
+    for (const auto *tensors : {&s_.args, &s_.results})
+      for (const TensorSignature &t : *tensors)
+        bytes += t.byteSize;
+    return bytes;
   }
 
   void writeTensorMacros(llvm::StringRef kind, const std::vector<TensorSignature> &tensors) {
@@ -180,53 +217,65 @@ private:
 
   void writeClass() {
     const std::string &c = className_;
-    os_ << "/* Ownership of every buffer stays with the caller: scratch, arguments\n"
-        << " * and results must outlive each run(). */\n"
+    os_ << "/* The model with the runtime (mote/mote.hpp): it runs in memory the\n"
+        << " * caller owns, and its accessors take arrays, containers or spans of the\n"
+        << " * tensor's element type, row-major, checked against it (else\n"
+        << " * MOTE_SHAPE_MISMATCH). The memory and every bound buffer must outlive\n"
+        << " * the runs that use them. */\n"
         << "class " << c << " {\npublic:\n"
         << "  static constexpr uint64_t kScratchBytes = " << s_.scratchSize << "ull;\n"
         << "  static constexpr uint32_t kScratchAlignment = " << s_.scratchAlignment << "u;\n"
         << "  static constexpr uint32_t kArgCount = " << s_.args.size() << "u;\n"
-        << "  static constexpr uint32_t kResultCount = " << s_.results.size() << "u;\n\n"
-        << "  /* `scratch`: kScratchBytes bytes aligned to kScratchAlignment. */\n"
-        << "  explicit " << c << "(void *scratch, const mote_env *env = nullptr)\n"
-        << "      : scratch_(scratch), env_(env) {}\n\n"
-        << "  void set_scratch(void *scratch) { scratch_ = scratch; }\n"
-        << "  void set_env(const mote_env *env) { env_ = env; }\n\n";
-    for (size_t i = 0; i < s_.args.size(); ++i) {
-      const TensorSignature &t = s_.args[i];
-      llvm::StringRef type = cElementType(t.elementType);
-      os_ << "  /* " << shapeText(t) << " */\n"
-          << "  static constexpr uint64_t arg_" << t.name << "_bytes = " << t.byteSize << "ull;\n"
-          << "  static constexpr int64_t arg_" << t.name << "_elements = " << elementCount(t)
-          << ";\n"
-          << "  void set_arg_" << t.name << "(const " << type << " *data) { args_[" << i
-          << "] = data; }\n"
-          << "  const " << type << " *arg_" << t.name << "() const { return static_cast<const "
-          << type << " *>(args_[" << i << "]); }\n";
-    }
-    for (size_t i = 0; i < s_.results.size(); ++i) {
-      const TensorSignature &t = s_.results[i];
-      llvm::StringRef type = cElementType(t.elementType);
-      os_ << "  /* " << shapeText(t) << " */\n"
-          << "  static constexpr uint64_t result_" << t.name << "_bytes = " << t.byteSize
-          << "ull;\n"
-          << "  static constexpr int64_t result_" << t.name << "_elements = " << elementCount(t)
-          << ";\n"
-          << "  void set_result_" << t.name << "(" << type << " *data) { results_[" << i
-          << "] = data; }\n"
-          << "  " << type << " *result_" << t.name << "() const { return static_cast<" << type
-          << " *>(results_[" << i << "]); }\n";
-    }
-    os_ << "\n  /* Runs the model; returns MOTE_CALL_OK (0) on success. */\n"
-        << "  int32_t run() const {\n"
-        << "    mote_call call = {args_, results_, scratch_, env_};\n"
-        << "    return " << s_.name << "_entry(&call);\n  }\n\n"
+        << "  static constexpr uint32_t kResultCount = " << s_.results.size() << "u;\n"
+        << "  /* Bytes of memory the model runs in: scratch and the session's tables\n"
+        << "   * and buffers, with any alignment up to 16. */\n"
+        << "  static constexpr size_t kArenaBytes = " << upper_ << "_ARENA_BYTES;\n\n"
+        << "  /* Ready to run in `memory` (kArenaBytes) unless status() says otherwise. */\n"
+        << "  explicit " << c
+        << "(mote::Span<unsigned char> memory, const mote_env *env = nullptr) {\n"
+        << "    status_ = model_.init(" << s_.name << "_model, " << s_.name << "_entry);\n"
+        << "    if (status_)\n"
+        << "      status_ = session_.init(model_, memory, env);\n"
+        << "  }\n"
+        << "  " << c << "(const " << c << " &) = delete;\n"
+        << "  " << c << " &operator=(const " << c << " &) = delete;\n"
+        << "  mote::Status status() const { return status_; }\n\n";
+    std::vector<std::string> names = accessorNames();
+    for (size_t i = 0; i < s_.args.size(); ++i)
+      writeAccessor(s_.args[i], names[i], "input", "const ", i);
+    for (size_t i = 0; i < s_.results.size(); ++i)
+      writeAccessor(s_.results[i], names[s_.args.size() + i], "output", "", i);
+    os_ << "\n  /* Runs the model; the outputs then hold the results. */\n"
+        << "  mote::Status run() { return status_ ? session_.run() : status_; }\n\n"
+        << "  const mote::Model &model() const { return model_; }\n"
+        << "  mote::Session &session() { return session_; }\n"
         << "  static const mote_model_desc &descriptor() { return " << s_.name << "_model; }\n\n"
         << "private:\n"
-        // Arrays of at least one element: C++ has no zero-length arrays.
-        << "  const void *args_[kArgCount ? kArgCount : 1] = {};\n"
-        << "  void *results_[kResultCount ? kResultCount : 1] = {};\n"
-        << "  void *scratch_;\n  const mote_env *env_;\n};\n\n";
+        << "  mote::Model model_;\n  mote::Session session_;\n  mote::Status status_;\n};\n\n";
+  }
+
+  /// set_<readable name> for each argument, then each result, unique.
+  std::vector<std::string> accessorNames() const {
+    std::vector<std::string> names;
+    llvm::StringSet<> used;
+    for (const auto *tensors : {&s_.args, &s_.results})
+      for (const TensorSignature &t : *tensors) {
+        std::string base = t.readableName.empty() ? t.name : t.readableName;
+        std::string unique = base;
+        for (int suffix = 2; !used.insert(unique).second; ++suffix)
+          unique = base + "_" + std::to_string(suffix);
+        names.push_back(unique);
+      }
+    return names;
+  }
+
+  void writeAccessor(const TensorSignature &t, llvm::StringRef name, llvm::StringRef kind,
+                     llvm::StringRef constness, size_t index) {
+    std::string type = cxxElementType(t.elementType).str();
+    os_ << "  /* " << kind << " " << index << ", " << t.name << ": " << shapeText(t) << ", "
+        << elementCount(t) << " elements */\n"
+        << "  mote::Status set_" << name << "(mote::Span<" << constness << type << "> data) {\n"
+        << "    return session_.set_" << kind << "(" << index << ", data);\n  }\n";
   }
 
   const ModelSignature &s_;

@@ -2,9 +2,10 @@
 ///
 /// \file
 /// `motec compile -o out` writes out.h next to out.o: the C declarations of the
-/// entry function and model descriptor (plain ABI, usable from C) and, for
-/// C++, a class in the spirit of tfcompile's generated class: named, typed
-/// accessors for each argument and result, kScratchBytes, and run().
+/// entry function and model descriptor (plain ABI, usable from C), the
+/// memory a session needs as a constant, and, for C++, a class over the
+/// runtime's own Model and Session (mote/mote.hpp): named, typed, checked
+/// accessors for each argument and result, kArenaBytes, and run().
 ///
 //===----------------------------------------------------------------------===//
 #ifndef MOTE_OUTPUT_HEADERWRITER_H

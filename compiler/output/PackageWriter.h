@@ -10,7 +10,10 @@
 #define MOTE_OUTPUT_PACKAGEWRITER_H
 
 #include "codegen/ModelSignature.h"
+#include "codegen/WeightsBlob.h"
 #include "output/CodeObjectLinker.h"
+
+#include "llvm/Support/raw_ostream.h"
 
 #include <string>
 #include <vector>
@@ -20,9 +23,9 @@ namespace mote::output {
 struct PackageCode {
   std::string triple, cpu, features;
   CodeObject code;
-  /// The bytes the loader copies to code.constantsOffset (empty: none). The
-  /// package stores each distinct blob once.
-  std::vector<uint8_t> constants;
+  /// The constants the code reads through mote_call.weights (null or empty:
+  /// none). Code objects whose weights are the same bytes share one copy.
+  const codegen::WeightsBlob *weights = nullptr;
 };
 
 struct PackageContents {
@@ -31,10 +34,14 @@ struct PackageContents {
   /// the largest scratch size and alignment over the targets.
   codegen::ModelSignature signature;
   std::vector<PackageCode> codes;
+  /// When set, the weights go to this file (named as the package records
+  /// it, relative to the package's folder) instead of into the package.
+  std::string weightsFile;
 };
 
-/// The package file's bytes.
-std::string writePackage(const PackageContents &contents);
+/// The package file's bytes. With `contents.weightsFile`, the weights are
+/// written to `weightsOut` (which must then be given).
+std::string writePackage(const PackageContents &contents, llvm::raw_ostream *weightsOut = nullptr);
 
 } // namespace mote::output
 

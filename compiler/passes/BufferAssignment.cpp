@@ -9,10 +9,14 @@
 //    row-major reshape, a while's buffers with its body and condition
 //    parameters, a branch parameter with its operand) into sets.
 // 3. Sets with a parameter or constant live there; sets that are one entry
-//    result leaf and nothing else become that result buffer.
+//    result leaf and nothing else become that result buffer. A parameter
+//    leaf input_output_alias pairs with a result leaf lives in that result's
+//    buffer (the caller passes one buffer for both, or a copy).
 // 4. Let an elementwise op (or a fusion that reads that operand only at the
-//    index it writes) or dynamic-update-slice take over an arena set that
-//    dies at it, and a while take over an init value that dies at it.
+//    index it writes) or dynamic-update-slice take over an arena or aliased
+//    parameter set that dies at it, and a while take over an init value that
+//    dies at it. An aliased result that could not take over its parameter
+//    is computed in the arena and copied into place at the end.
 // 5. Pack the remaining arena sets (BufferPacking).
 //
 //===----------------------------------------------------------------------===//
@@ -24,6 +28,7 @@
 #include "passes/Passes.h"
 
 #include "hlo/Diagnostics.h"
+#include "hlo/InputOutputAlias.h"
 
 #include "llvm/ADT/DenseSet.h"
 
@@ -84,6 +89,7 @@ private:
     uint32_t index = 0;
     const Instruction *constant = nullptr;
     bool onlyEntry = true; ///< all members are plain instructions of the entry
+    bool aliased = false;  ///< a parameter living in its aliased result's buffer
     std::vector<uint32_t> members;
   };
   struct Timing {
@@ -101,8 +107,11 @@ private:
   void computeIntervals();
   void buildSets();
   void chooseResults();
+  llvm::Error placeAliasedParameters();
+  void separateAliasedResults();
   void mergeInPlace();
   bool tryMerge(int32_t taken, int32_t taker, uint32_t at);
+  bool tryMergeIntoLoopState(int32_t taken, int32_t taker, uint32_t at);
   BufferAssignment finish();
 
   const hlo::Module &module_;
@@ -117,6 +126,9 @@ private:
   std::vector<std::pair<const Instruction *, uint32_t>> forcedEnds_;
   llvm::DenseSet<const Computation *> walked_;
   llvm::DenseMap<uint32_t, Set> sets_; ///< by union-find root
+  /// input_output_alias as (result leaf value, parameter leaf value).
+  std::vector<std::pair<int32_t, int32_t>> aliases_;
+  std::vector<const Instruction *> whiles_; ///< every while, in schedule order
 };
 
 int32_t Planner::value(const Instruction *instruction, size_t leaf) const {
@@ -167,6 +179,7 @@ llvm::Error Planner::walk(const Computation &computation) {
         return error;
       uint32_t end = next_++; // the body root is copied back here
       timing_[instruction] = {start, start};
+      whiles_.push_back(instruction);
       forcedEnds_.push_back({called[0]->root(), conditionEnd});
       forcedEnds_.push_back({called[1]->root(), end});
       forcedEnds_.push_back({instruction, end});
@@ -343,8 +356,60 @@ void Planner::chooseResults() {
   }
 }
 
-/// `taker` (defined at `at`) takes over the arena set of `taken` if that set
-/// dies at `at`.
+/// The parameter leaf of each input_output_alias pair goes to its result's
+/// buffer: the code then updates it in place when it can.
+llvm::Error Planner::placeAliasedParameters() {
+  auto entries = hlo::inputOutputAlias(module_);
+  if (!entries)
+    return entries.takeError();
+  const Computation &entry = *module_.entry();
+  const Instruction *root = entry.root();
+  for (const hlo::AliasEntry &alias : *entries) {
+    const Instruction *parameter =
+        alias.parameter >= 0 && size_t(alias.parameter) < entry.parameterCount()
+            ? entry.parameter(alias.parameter)
+            : nullptr;
+    int64_t resultLeaf = hlo::flatLeafIndex(root->shape(), alias.output);
+    int64_t parameterLeaf =
+        parameter ? hlo::flatLeafIndex(parameter->shape(), alias.parameterIndex) : -1;
+    int32_t result = resultLeaf < 0 ? -1 : value(root, resultLeaf);
+    int32_t donated = parameterLeaf < 0 ? -1 : value(parameter, parameterLeaf);
+    if (result < 0 || donated < 0 || values_[result].bytes != values_[donated].bytes)
+      return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                     "input_output_alias pairs a result and a parameter that "
+                                     "are not arrays of the same size: " +
+                                         hlo::formatInputOutputAlias({alias}));
+    Set &set = sets_[find(donated)];
+    if (set.kind != Kind::Parameter || set.aliased)
+      return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                     "input_output_alias donates a parameter twice: " +
+                                         hlo::formatInputOutputAlias({alias}));
+    set.kind = Kind::Result;
+    set.index = static_cast<uint32_t>(resultLeaf);
+    set.aliased = true;
+    aliases_.push_back({result, donated});
+  }
+  return llvm::Error::success();
+}
+
+/// An aliased result that neither is its parameter nor took over its
+/// memory, but was given the result buffer while the parameter still lives
+/// there, moves to the arena and is copied into place at the end.
+void Planner::separateAliasedResults() {
+  for (auto [result, donated] : aliases_) {
+    uint32_t r = find(result), d = find(donated);
+    if (r == d)
+      continue;
+    Set &computed = sets_[r];
+    const Set &parameter = sets_[d];
+    if (computed.kind == Kind::Result && computed.index == parameter.index &&
+        computed.start <= parameter.end)
+      computed.kind = Kind::Arena;
+  }
+}
+
+/// `taker` (defined at `at`) takes over the arena set of `taken` (or an
+/// aliased parameter's, in its result buffer) if that set dies at `at`.
 bool Planner::tryMerge(int32_t taken, int32_t taker, uint32_t at) {
   if (taken < 0 || taker < 0)
     return false;
@@ -352,8 +417,12 @@ bool Planner::tryMerge(int32_t taken, int32_t taker, uint32_t at) {
   if (a == b)
     return false;
   Set &old = sets_.find(a)->second, &fresh = sets_.find(b)->second;
-  if (old.kind != Kind::Arena || fresh.kind != Kind::Arena || old.end != at ||
-      old.bytes != fresh.bytes)
+  // An aliased parameter's memory may go to any value of its size, or to
+  // the value that is chosen for its own result buffer.
+  bool takesAliased = old.aliased && (fresh.kind == Kind::Arena ||
+                                      (fresh.kind == Kind::Result && fresh.index == old.index));
+  if ((old.kind != Kind::Arena && !takesAliased) || (fresh.kind != Kind::Arena && !takesAliased) ||
+      old.end != at || old.bytes != fresh.bytes)
     return false;
   Set merged = std::move(old);
   merged.start = std::min(merged.start, fresh.start);
@@ -392,14 +461,19 @@ void Planner::mergeInPlace() {
       return from.isArray() && from.hasDefaultLayout() && from.dims() == shape.dims() &&
              hlo::storageBytes(from.elementType()) == hlo::storageBytes(shape.elementType());
     };
+    // Takes over the operand's memory when it dies here, or the loop state
+    // it was read from when this computes the state's next value.
+    auto merge = [&](int32_t taken, int32_t taker) {
+      return tryMerge(taken, taker, at) || tryMergeIntoLoopState(taken, taker, at);
+    };
     if (hlo::opcodeKind(instruction->opcode()) == hlo::OpcodeKind::Elementwise) {
       for (const Instruction *operand : instruction->operands())
-        if (fits(operand) && tryMerge(value(operand, 0), value(instruction, 0), at))
+        if (fits(operand) && merge(value(operand, 0), value(instruction, 0)))
           break;
     } else if (instruction->opcode() == Opcode::Fusion) {
       for (auto [i, operand] : llvm::enumerate(instruction->operands()))
         if (fits(operand) && fusionReadsOperandInPlace(*instruction, i) &&
-            tryMerge(value(operand, 0), value(instruction, 0), at))
+            merge(value(operand, 0), value(instruction, 0)))
           break;
     } else if (instruction->opcode() == Opcode::DynamicUpdateSlice &&
                instruction->operandCount() >= 2 && fits(instruction->operand(0))) {
@@ -410,9 +484,64 @@ void Planner::mergeInPlace() {
         for (int32_t id : leaves_.lookup(other))
           shared |= id >= 0 && target >= 0 && find(id) == find(target);
       if (!shared)
-        tryMerge(target, value(instruction, 0), at);
+        merge(target, value(instruction, 0));
     }
   }
+}
+
+/// Inside a while body, `taker` (defined at `at`) computes the next value of
+/// loop state leaf k (it is what the body returns there) from `taken`, the
+/// current one (the state's buffer). When nothing in the body reads the
+/// current value after `at`, the next one is computed in the state's buffer
+/// itself: no second buffer, and no copy back at the end of the iteration
+/// (a generate loop's KV cache updated by dynamic-update-slice, a counter).
+bool Planner::tryMergeIntoLoopState(int32_t taken, int32_t taker, uint32_t at) {
+  if (taken < 0 || taker < 0)
+    return false;
+  const uint32_t a = find(taken), b = find(taker);
+  const Computation *body = values_[taker].instruction->parent();
+  if (a == b || !body)
+    return false;
+  for (const Instruction *loop : whiles_) {
+    if (loop->calledComputation(1) != body)
+      continue;
+    const auto stateLeaves = leaves_.lookup(loop);
+    for (auto [k, state] : llvm::enumerate(stateLeaves)) {
+      if (state < 0 || find(state) != a || find(value(body->root(), k)) != b)
+        continue;
+      const Set &stateSet = sets_.find(a)->second, &next = sets_.find(b)->second;
+      if (next.kind != Kind::Arena || next.bytes != stateSet.bytes ||
+          (stateSet.kind != Kind::Arena && !stateSet.aliased) || next.start < at)
+        return false;
+      // The current value's last read in this iteration. The parameter's
+      // interval covers every leaf's reads; when only get-tuple-elements
+      // read it, those of leaf k (members too) are what counts.
+      const Instruction *parameter = body->parameterCount() == 1 ? body->parameter(0) : nullptr;
+      const bool onlyElementsRead =
+          parameter && llvm::all_of(body->instructions(), [&](const auto &user) {
+            return user->opcode() == Opcode::GetTupleElement ||
+                   !llvm::is_contained(user->operands(), parameter);
+          });
+      for (uint32_t member : stateSet.members) {
+        const Value &read = values_[member];
+        if (read.instruction->parent() == body && read.end > at &&
+            !(onlyElementsRead && read.instruction == parameter))
+          return false;
+      }
+      Set merged = std::move(sets_.find(a)->second);
+      const Set &fresh = sets_.find(b)->second;
+      merged.members.insert(merged.members.end(), fresh.members.begin(), fresh.members.end());
+      merged.start = std::min(merged.start, fresh.start);
+      merged.end = std::max(merged.end, fresh.end);
+      merged.onlyEntry = false;
+      sets_.erase(a);
+      sets_.erase(b);
+      parent_[std::max(a, b)] = std::min(a, b);
+      sets_[std::min(a, b)] = std::move(merged);
+      return true;
+    }
+  }
+  return false;
 }
 
 BufferAssignment Planner::finish() {
@@ -483,7 +612,10 @@ llvm::Expected<BufferAssignment> Planner::run() {
   extendEnd(entry->root(), next_++); // results are copied out at the very end
   buildSets();
   chooseResults();
+  if (llvm::Error error = placeAliasedParameters())
+    return std::move(error);
   mergeInPlace();
+  separateAliasedResults();
   return finish();
 }
 

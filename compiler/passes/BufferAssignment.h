@@ -117,9 +117,25 @@ private:
   uint32_t alignment_ = 16;
 };
 
-/// One line per arena buffer (offset, size, live interval, the values in it)
-/// and a summary, for `motec report`.
+/// A header line saying what the columns are, then one line per arena
+/// buffer (offset, size, live interval, the values in it), each line after
+/// `indent`, for `motec report`.
+std::string describeArenaBuffers(const BufferAssignment &assignment, llvm::StringRef indent);
+
+/// A summary line (arena, alignment, lower bound) and describeArenaBuffers.
 std::string describeBufferAssignment(const BufferAssignment &assignment);
+
+/// How an input_output_alias pair was planned: the flattened result leaf,
+/// the parameter, and whether the result is computed in the parameter's
+/// memory (else in the arena, copied over the parameter at the end).
+struct AliasReport {
+  int64_t result = 0;
+  int64_t parameter = 0;
+  bool mustAlias = false;
+  bool inPlace = false;
+};
+std::vector<AliasReport> describeAliases(const hlo::Module &module,
+                                         const BufferAssignment &assignment);
 
 /// Plans the memory of `module` (after the pre-codegen pipeline: calls
 /// inlined, fusions formed) over `schedule`.

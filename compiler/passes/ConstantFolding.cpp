@@ -11,6 +11,8 @@
 
 #include "eval/Evaluator.h"
 
+#include "llvm/ADT/DenseMap.h"
+
 #include <algorithm>
 #include <optional>
 
@@ -58,11 +60,38 @@ bool mayFold(const Instruction &instruction) {
                       [](const Instruction *operand) { return isConstant(*operand); });
 }
 
-/// Small enough to become read-only data.
-bool smallEnough(const Instruction &instruction, int64_t maxElements) {
+/// Ops whose evaluation costs about one step per element.
+bool movesOrMapsElements(const Instruction &instruction) {
+  switch (instruction.opcode()) {
+  case Opcode::Transpose:
+  case Opcode::Reshape:
+  case Opcode::Bitcast:
+  case Opcode::Copy:
+  case Opcode::Reverse:
+  case Opcode::Slice:
+  case Opcode::Concatenate:
+    return true;
+  default:
+    return hlo::opcodeKind(instruction.opcode()) == hlo::OpcodeKind::Elementwise;
+  }
+}
+
+/// Small enough to become read-only data. A large result still folds when
+/// it merely rearranges or maps constants it is the only user of (bound
+/// weights transposed into the order a kernel reads them): those constants
+/// then go, so read-only data does not grow.
+bool smallEnough(const Instruction &instruction, int64_t maxElements,
+                 const llvm::DenseMap<const Instruction *, unsigned> &users) {
   int64_t elements = instruction.shape().elementCount();
-  if (elements > maxElements)
-    return false;
+  if (elements > maxElements) {
+    if (!movesOrMapsElements(instruction))
+      return false;
+    uint64_t freed = 0;
+    for (const Instruction *operand : instruction.operands())
+      if (users.lookup(operand) == 1 && operand->shape().isArray())
+        freed += arrayBytes(operand->shape());
+    return arrayBytes(instruction.shape()) <= freed;
+  }
   int64_t largestOperand = 0;
   for (const Instruction *operand : instruction.operands())
     if (operand->shape().isArray())
@@ -112,10 +141,16 @@ std::optional<hlo::Literal> staticDimensionSize(const Instruction &instruction) 
 llvm::Expected<bool> ConstantFolding::run(hlo::Module &module) {
   bool changed = false;
   for (const auto &computation : module.computations()) {
+    llvm::DenseMap<const Instruction *, unsigned> users;
+    for (const auto &owned : computation->instructions())
+      for (const Instruction *operand : owned->operands())
+        ++users[operand];
+    if (computation->root())
+      ++users[computation->root()];
     for (const auto &owned : computation->instructions()) {
       Instruction &instruction = *owned;
       std::optional<hlo::Literal> size = staticDimensionSize(instruction);
-      if (!size && (!mayFold(instruction) || !smallEnough(instruction, maxElements_)))
+      if (!size && (!mayFold(instruction) || !smallEnough(instruction, maxElements_, users)))
         continue;
       llvm::Expected<hlo::Literal> value = size ? llvm::Expected<hlo::Literal>(std::move(*size))
                                                 : evaluateAlone(instruction, arithmetic_);
@@ -133,6 +168,8 @@ llvm::Expected<bool> ConstantFolding::run(hlo::Module &module) {
       folded.mutableAttributes().literal = std::move(*value);
       folded.setParent(instruction.parent());
       folded.setLocation(instruction.location());
+      for (const Instruction *operand : instruction.operands())
+        --users[operand];
       instruction = std::move(folded);
       changed = true;
     }

@@ -8,9 +8,9 @@
 // the kernel is reversed by a `reverse` (the same products in the same
 // order). Negative padding stays: it only crops.
 //
-// Only convolutions the kernel can then tile are rewritten (f16, bf16, f32,
-// f64: ContractionTypes.h; no lhs dilation, no batch groups); lhs dilation is left alone because
-// its holes do not take part in the sums.
+// Only convolutions the kernel can then tile are rewritten (ContractionTypes.h, no lhs
+// dilation, no batch groups); lhs dilation is left alone because its holes do
+// not take part in the sums.
 //
 //===----------------------------------------------------------------------===//
 
@@ -34,7 +34,8 @@ bool isRewritable(const Instruction &convolution) {
   const hlo::Shape &input = convolution.operand(0)->shape();
   const hlo::Shape &kernel = convolution.operand(1)->shape();
   if (!convolution.shape().isArray() || !input.isArray() || !kernel.isArray() ||
-      !tiledSumType(input.elementType(), kernel.elementType(), convolution.shape().elementType()))
+      !isTiledContractionType(convolution.shape().elementType(), input.elementType(),
+                              kernel.elementType()))
     return false;
   const hlo::InstructionAttributes &attributes = convolution.attributes();
   const hlo::ConvolutionDimensionNumbers &numbers = attributes.convolutionDimensions;
@@ -52,8 +53,7 @@ bool isRewritable(const Instruction &convolution) {
 }
 
 /// `operand` padded with zeros by the positive part of the window's padding.
-Instruction *padInput(hlo::Computation &computation, Instruction &convolution,
-                      NameTable &names) {
+Instruction *padInput(hlo::Computation &computation, Instruction &convolution, NameTable &names) {
   Instruction *input = convolution.operand(0);
   const hlo::InstructionAttributes &attributes = convolution.attributes();
   const auto &spatial = attributes.convolutionDimensions.inputSpatialDimensions;
@@ -98,9 +98,9 @@ Instruction *reverseKernel(hlo::Computation &computation, Instruction &convoluti
   if (reversed.empty())
     return kernel;
   llvm::sort(reversed);
-  auto reverse = makeInstruction(Opcode::Reverse,
-                                 names.unique(convolution.name().str() + ".reversed_kernel"),
-                                 kernel->shape(), {kernel});
+  auto reverse =
+      makeInstruction(Opcode::Reverse, names.unique(convolution.name().str() + ".reversed_kernel"),
+                      kernel->shape(), {kernel});
   reverse->mutableAttributes().dimensions = std::move(reversed);
   reverse->mutableAttributes().hasDimensions = true;
   reverse->setLocation(convolution.location());

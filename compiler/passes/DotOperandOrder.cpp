@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "passes/ComputationEdit.h"
+#include "passes/ContractionTypes.h"
 #include "passes/Passes.h"
 
 #include <algorithm>
@@ -28,9 +29,9 @@ namespace {
 /// dimensions in their order. Empty when the rhs is fine as it is.
 hlo::DimVector wantedRhsOrder(const Instruction &dot) {
   const hlo::Shape &rhs = dot.operand(1)->shape();
-  const PrimitiveType type = dot.shape().elementType();
-  if (!rhs.isArray() || !dot.shape().isArray() ||
-      (type != PrimitiveType::F32 && type != PrimitiveType::F64) || rhs.elementType() != type)
+  if (!rhs.isArray() || !dot.shape().isArray() || !dot.operand(0)->shape().isArray() ||
+      !isTiledContractionType(dot.shape().elementType(), dot.operand(0)->shape().elementType(),
+                              rhs.elementType()))
     return {};
   const hlo::DotDimensionNumbers &numbers = dot.attributes().dotDimensions;
   hlo::DimVector order(numbers.rhsBatchDimensions.begin(), numbers.rhsBatchDimensions.end());

@@ -20,10 +20,14 @@
 // it is nearly free (data movement, convert, iota, scalar constants);
 // anything else is materialized once.
 //
-// Output fusion: a floating-point dot or convolution joins the group of its
-// users when every path from it to the group's root is elementwise over its
-// dimensions (bias, activation, residual), the root possibly a pad adding
-// edges (the next convolution's padding). Its kernel then rewrites each
+// Output fusion: a dot or convolution the tiled kernels compute joins the
+// group of its users when every path from it to the group's root is
+// elementwise over its dimensions (bias, activation, residual, a quantized
+// model's rescale to s8), the root possibly a pad adding edges (the next
+// convolution's padding). A floating-point contraction's root has its
+// element type (its kernel stores the sums where the result goes); an
+// integer one hands each tile's s32 sums to the group through a buffer of
+// its own, so its root may have any type. The kernel then rewrites each
 // result element right after computing it; its operands stay in buffers,
 // since the kernel reads them many times each.
 //
@@ -158,18 +162,34 @@ bool canBeGroupRoot(const Instruction &instruction) {
 }
 
 /// Whether `instruction` is a dot or convolution whose result a group may
-/// rewrite before it is stored (output fusion): floating point, as the
-/// register-tiled kernels compute it.
+/// rewrite before it is stored (output fusion): one the register-tiled
+/// kernels compute (ContractionTypes.h). A float kernel rewrites its result
+/// in place, so the group's root must have elements of the same size; an
+/// integer kernel hands each tile's s32 sums over from a buffer of its own,
+/// so its group may store anything (a quantized model's s8).
 bool isContraction(const Instruction &instruction) {
   if (instruction.opcode() != Opcode::Dot && instruction.opcode() != Opcode::Convolution)
     return false;
-  const hlo::Shape &result = instruction.shape();
-  if (!result.isArray() || result.elementCount() == 0 || instruction.operandCount() != 2 ||
-      !instruction.operand(0)->shape().isArray() || !instruction.operand(1)->shape().isArray())
+  const hlo::Shape &shape = instruction.shape();
+  return shape.isArray() && shape.elementCount() > 0 &&
+         llvm::all_of(instruction.operands(),
+                      [](const Instruction *operand) { return operand->shape().isArray(); }) &&
+         isTiledContractionType(shape.elementType(), instruction.operand(0)->shape().elementType(),
+                                instruction.operand(1)->shape().elementType());
+}
+
+/// Whether the kernel of `contraction` can hand its results to a group
+/// whose root is `root`: a floating-point kernel stores its sums where the
+/// group's result goes and rewrites them there, so a chain ending in another
+/// element type (a compare, a convert to bf16) would have them overrun or
+/// misread that buffer (a half-precision contraction, whose kernel rounds
+/// its f32 sums as it stores them, joins groups whose root has its half
+/// type); an integer kernel stages its sums apart.
+bool canRewriteInto(const Instruction &contraction, const Instruction &root) {
+  const hlo::PrimitiveType type = contraction.shape().elementType();
+  if (!root.shape().isArray())
     return false;
-  return tiledSumType(instruction.operand(0)->shape().elementType(),
-                      instruction.operand(1)->shape().elementType(), result.elementType())
-      .has_value();
+  return hlo::isInteger(type) || root.shape().elementType() == type;
 }
 
 /// A pad that only adds edges (no interior padding, nothing cut off): an
@@ -237,8 +257,9 @@ private:
 
   /// Whether `producer` may join `group`, given its uses there.
   bool accepts(const Group &group, const Instruction &producer) const {
-    if (group.members.size() >= kMaxGroupSize ||
-        operandsWith(group, &producer) > kMaxGroupOperands)
+    if (group.members.size() >= kMaxGroupSize || operandsWith(group, &producer) > kMaxGroupOperands)
+      return false;
+    if (narrowsContractionForReduction(group, producer))
       return false;
     for (auto [user, index] : users_.lookup(&producer))
       if (user == group.contraction)
@@ -246,23 +267,45 @@ private:
     if (!isExpensive(producer))
       return true;
     for (auto [user, index] : users_.lookup(&producer))
-      if (group.members.contains(user) && (rereadsOperand(*user, index) || group.reread.count(user)))
+      if (group.members.contains(user) &&
+          (rereadsOperand(*user, index) || group.reread.count(user)))
         return false;
     return true;
   }
 
+  /// Whether `producer` narrows the result of an elementwise chain that
+  /// starts at a tiled contraction (a quantized layer's rescale to s8) and
+  /// `group` reduces it (a global average pool). Fused into the reduction,
+  /// the chain would leave the contraction's wide result in a buffer (s32:
+  /// four times the s8); kept out, the chain becomes the contraction's
+  /// output fusion and only its narrow result is stored.
+  bool narrowsContractionForReduction(const Group &group, const Instruction &producer) const {
+    const Opcode root = group.root->opcode();
+    if ((root != Opcode::Reduce && root != Opcode::ReduceWindow) ||
+        producer.opcode() != Opcode::Convert ||
+        hlo::storageBytes(producer.shape().elementType()) >=
+            hlo::storageBytes(producer.operand(0)->shape().elementType()))
+      return false;
+    llvm::SmallVector<const Instruction *, 8> worklist{producer.operand(0)};
+    for (int steps = 0; !worklist.empty() && steps < 16; ++steps) {
+      const Instruction *current = worklist.pop_back_val();
+      if (isContraction(*current))
+        return true;
+      if (hlo::opcodeKind(current->opcode()) == hlo::OpcodeKind::Elementwise)
+        worklist.append(current->operands().begin(), current->operands().end());
+    }
+    return false;
+  }
+
   /// Whether `contraction` may join `group` as its output fusion's kernel:
-  /// the group has no other, its root has the contraction's element type,
-  /// and every path from it to the root is elementwise over its dimensions
+  /// the group has no other, its root can take the kernel's results
+  /// (canRewriteInto), and every path from it to the root is elementwise over its dimensions
   /// (each result element is rewritten from the same element of the
   /// contraction, right after it is computed).
   bool acceptsContraction(const Group &group, const Instruction &contraction) const {
     if (group.contraction || group.members.size() >= kMaxGroupSize ||
-        operandsWith(group, &contraction) > kMaxGroupOperands)
-      return false;
-    // The kernel stores its values where the root's go, then rewrites them.
-    if (!group.root->shape().isArray() ||
-        group.root->shape().elementType() != contraction.shape().elementType())
+        operandsWith(group, &contraction) > kMaxGroupOperands ||
+        !canRewriteInto(contraction, *group.root))
       return false;
     llvm::SmallVector<const Instruction *, 8> worklist{&contraction};
     llvm::SmallPtrSet<const Instruction *, 8> seen;
@@ -396,7 +439,8 @@ private:
   Instruction *buildFusion(const Group &group, llvm::ArrayRef<Instruction *> members,
                            llvm::ArrayRef<Instruction *> operands) {
     Instruction *root = group.root;
-    auto fused = std::make_unique<Computation>(uniqueComputationName("fused_" + root->name().str()));
+    auto fused =
+        std::make_unique<Computation>(uniqueComputationName("fused_" + root->name().str()));
     llvm::DenseMap<const Instruction *, Instruction *> clones;
     for (auto [number, operand] : llvm::enumerate(operands)) {
       auto parameter = makeInstruction(

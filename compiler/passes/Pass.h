@@ -22,9 +22,12 @@ public:
   virtual llvm::Expected<bool> run(hlo::Module &module) = 0;
 };
 
-/// Runs passes in order. With verification on (the default in tests and
-/// debug builds) the verifier runs after every pass that changed the module
-/// and an error names the pass.
+/// Runs passes in order. With verification on (the default in debug and test
+/// builds, kVerifyEachPassByDefault) the verifier (hlo/Verifier.h: shapes,
+/// layouts, constants holding their data, fusions owning their bodies) runs
+/// after every pass that changed the module and an error names the pass;
+/// with it off, it runs once after the last pass. Either way no pass can hand
+/// code generation a module that breaks the verifier's invariants.
 class Pipeline {
 public:
   void add(std::unique_ptr<Pass> pass) { passes_.push_back(std::move(pass)); }
@@ -37,11 +40,19 @@ private:
   bool verify_ = true;
 };
 
+/// Whether pipelines verify after every pass unless told otherwise: on in
+/// debug builds and builds with the test suite (MOTE_VERIFY_EACH_PASS).
+#ifdef MOTE_VERIFY_EACH_PASS
+inline constexpr bool kVerifyEachPassByDefault = true;
+#else
+inline constexpr bool kVerifyEachPassByDefault = false;
+#endif
+
 struct PipelineOptions {
   /// Constant folding evaluates instructions whose result has at most this
   /// many elements (larger results stay as code, keeping read-only data small).
   int64_t maxFoldedElements = 1 << 16;
-  bool verifyEachPass = false;
+  bool verifyEachPass = kVerifyEachPassByDefault;
   /// Fuse producers into consumers (off: every instruction gets a buffer,
   /// which `motec report --no-fusion` shows for comparison).
   bool fusion = true;

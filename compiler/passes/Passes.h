@@ -102,17 +102,27 @@ public:
 };
 
 /// Moves a convolution's positive padding into a `pad` of its input and its
-/// window reversal into a `reverse` of its kernel (f32/f64 convolutions
-/// without lhs dilation or batch groups), so code generation can tile it as
-/// a strided contraction. Sums are unchanged: padding takes part in them as
-/// 0 * w either way.
+/// window reversal into a `reverse` of its kernel (convolutions of the types
+/// ContractionTypes.h tiles, without lhs dilation or batch groups), so code generation can tile it
+/// as a strided contraction. Sums are unchanged: padding takes part in them as 0 * w either way.
 class ConvolutionPadding : public Pass {
 public:
   llvm::StringRef name() const override { return "convolution-padding"; }
   llvm::Expected<bool> run(hlo::Module &module) override;
 };
 
-/// Transposes the rhs of an f32/f64 dot whose free dimension is not its
+/// Gives integer dots and convolutions their narrow operands back: a
+/// `convert` of narrower integers is read as its operand, and a wide integer
+/// constant whose values fit in s8, u8 or s16 becomes one of that type
+/// (NarrowContractionOperands.cpp says when that is exact: always, for the
+/// contractions it touches).
+class NarrowContractionOperands : public Pass {
+public:
+  llvm::StringRef name() const override { return "narrow-contraction-operands"; }
+  llvm::Expected<bool> run(hlo::Module &module) override;
+};
+
+/// Transposes the rhs of a tiled dot (ContractionTypes.h) whose free dimension is not its
 /// innermost into [batch, contracting, free] order, so the tiled kernel
 /// reads it as vectors instead of element by element.
 class DotOperandOrder : public Pass {

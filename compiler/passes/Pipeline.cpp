@@ -42,15 +42,27 @@ llvm::Error verifyNormalizedOrNot(hlo::Module &module) {
 } // namespace
 
 llvm::Error Pipeline::run(hlo::Module &module) {
-  for (const std::unique_ptr<Pass> &pass : passes_) {
+  bool changedSinceCheck = false;
+  for (size_t i = 0; i < passes_.size(); ++i) {
+    const std::unique_ptr<Pass> &pass = passes_[i];
     llvm::Expected<bool> changed = pass->run(module);
     if (!changed)
       return changed.takeError();
-    if (!*changed || !verify_)
+    changedSinceCheck |= *changed;
+    // Without verification after each pass, the module is still checked
+    // once after the last, before anything below the passes reads it.
+    bool last = i + 1 == passes_.size();
+    if (!changedSinceCheck || (!verify_ && !last))
       continue;
+    changedSinceCheck = false;
     if (llvm::Error error = verifyNormalizedOrNot(module)) {
-      // Keep the location; say which pass broke the module.
-      std::string prefix = llvm::formatv("invalid module after pass '{0}': ", pass->name());
+      // Keep the location; say which pass broke the module (a bug in Mote).
+      std::string prefix = verify_ ? llvm::formatv("internal error: invalid module after pass "
+                                                   "'{0}': ",
+                                                   pass->name())
+                                         .str()
+                                   : std::string("internal error: invalid module after the "
+                                                 "passes: ");
       return llvm::handleErrors(
           std::move(error),
           [&](const hlo::LocatedError &located) {
@@ -77,6 +89,10 @@ void buildCompilePipeline(Pipeline &pipeline, const PipelineOptions &options) {
   // for bitcasts then meet their neighbours, and no rewrite needs to reason
   // about layouts (everything is row-major afterwards).
   pipeline.add(std::make_unique<LayoutNormalization>());
+  // On row-major operands; before padding, which would pad the wide values,
+  // and before folding, which would fold converts of constant weights into
+  // wide constants.
+  pipeline.add(std::make_unique<NarrowContractionOperands>());
   // On row-major convolutions; before folding, which then reverses constant
   // kernels at compile time.
   pipeline.add(std::make_unique<ConvolutionPadding>());

@@ -6,11 +6,19 @@
 //===----------------------------------------------------------------------===//
 
 #include "lib/Commands.h"
+#include "lib/ModuleFile.h"
+#include "lib/Progress.h"
+
+#include "eval/Evaluator.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/CrashRecoveryContext.h"
 #include "llvm/Support/raw_ostream.h"
+
+#include <cstdlib>
+#include <new>
+#include <unistd.h>
 
 #ifndef MOTE_VERSION
 #define MOTE_VERSION "unknown"
@@ -36,8 +44,9 @@ cl::SubCommand reportCommand("report", "Report a module's ops, memory plan (aren
                                        "lower bound), constants and per-target code size");
 cl::SubCommand targetsCommand("targets", "List the supported targets, CPUs, features and runners");
 
-cl::opt<std::string> modulePath(cl::Positional, cl::Required, cl::desc("<model.hlo | ->"),
-                                cl::sub(checkCommand), cl::sub(evalCommand), cl::sub(printCommand),
+cl::opt<std::string> modulePath(cl::Positional, cl::Required,
+                                cl::desc("<model.hlo | model.mlir | ->"), cl::sub(checkCommand),
+                                cl::sub(evalCommand), cl::sub(printCommand),
                                 cl::sub(compileCommand), cl::sub(runSubcommand),
                                 cl::sub(reportCommand), cl::cat(motecCategory));
 
@@ -67,14 +76,22 @@ cl::opt<bool> printFull("print-full",
                                  "summarised by default)"),
                         cl::sub(evalCommand), cl::sub(runSubcommand), cl::cat(motecCategory));
 cl::opt<std::string> saveInputs("save-inputs",
-                              cl::desc("Also write the arguments (given or generated) to "
-                                       "<dir>/input<N>.npy, one per array in flattened tuple "
-                                       "order, as mote-run takes them"),
-                              cl::value_desc("dir"), cl::sub(evalCommand), cl::cat(motecCategory));
+                                cl::desc("Also write the arguments (given or generated) to "
+                                         "<dir>/input<N>.npy, one per array in flattened tuple "
+                                         "order, as mote-run takes them"),
+                                cl::value_desc("dir"), cl::sub(evalCommand),
+                                cl::cat(motecCategory));
 cl::opt<uint64_t> maxWhileIterations("max-while-iterations",
                                      cl::desc("Fail when a while loop runs longer than this"),
                                      cl::init(uint64_t(1) << 31), cl::sub(evalCommand),
                                      cl::cat(motecCategory));
+cl::opt<uint64_t> maxLoopInstructions(
+    "max-loop-instructions",
+    cl::desc("Fail when a while loop has evaluated more instructions than this (its condition "
+             "and body, nested loops included; a runaway loop of scalar steps stops within "
+             "seconds)"),
+    cl::init(mote::eval::EvaluatorOptions().maxLoopInstructions), cl::sub(evalCommand),
+    cl::cat(motecCategory));
 
 cl::opt<std::string> targetTriples("target",
                                    cl::desc("Target triple(s), comma-separated (default: this "
@@ -106,8 +123,39 @@ cl::opt<bool> nativeHalfSums(
              "rounded once)"),
     cl::init(false), cl::sub(compileCommand), cl::sub(runSubcommand), cl::sub(reportCommand),
     cl::cat(motecCategory));
+cl::list<std::string>
+    paramsPaths("params",
+                cl::desc("Bind entry parameters to the arrays of this .npz, .safetensors or "
+                         ".npy file (keys: parameter names or numbers; may repeat): they "
+                         "become constants, the rest stay inputs in order"),
+                cl::value_desc("weights.npz"), cl::sub(evalCommand), cl::sub(compileCommand),
+                cl::sub(runSubcommand), cl::sub(reportCommand), cl::cat(motecCategory));
+cl::opt<std::string>
+    outputList("outputs",
+               cl::desc("Keep only these elements of the result tuple, in this order (default: "
+                        "all but those that return a bound parameter unchanged)"),
+               cl::value_desc("0,3"), cl::sub(evalCommand), cl::sub(compileCommand),
+               cl::sub(runSubcommand), cl::sub(reportCommand), cl::cat(motecCategory));
+cl::opt<bool> showProgress("progress",
+                           cl::desc("Name each phase on stderr once the command runs for a few "
+                                    "seconds (default: when stderr is a terminal)"),
+                           cl::sub(compileCommand), cl::sub(runSubcommand), cl::sub(reportCommand),
+                           cl::cat(motecCategory));
 cl::opt<bool> reportJson("json", cl::desc("Print the report as JSON"), cl::sub(reportCommand),
                          cl::cat(motecCategory));
+cl::opt<std::string> graphPath("graph",
+                               cl::desc("Draw the computation after the passes: fusions as "
+                                        "boxes, dots and convolutions highlighted, edges with "
+                                        "shapes and bytes (.svg or .png with Graphviz's dot; "
+                                        ".dot writes the graph text)"),
+                               cl::value_desc("file.svg"), cl::sub(reportCommand),
+                               cl::cat(motecCategory));
+cl::opt<std::string> memoryPath("memory",
+                                cl::desc("Draw the memory plan as SVG: one bar per arena buffer "
+                                         "at its offset over the steps it is live, the lower "
+                                         "bound marked"),
+                                cl::value_desc("file.svg"), cl::sub(reportCommand),
+                                cl::cat(motecCategory));
 cl::opt<std::string> compileOutput("o",
                                    cl::desc("Output: <path>.mote writes a package (one code "
                                             "object per --target); any other <path> writes "
@@ -115,6 +163,11 @@ cl::opt<std::string> compileOutput("o",
                                             "('-' for standard output, except packages)"),
                                    cl::value_desc("path"), cl::sub(compileCommand),
                                    cl::cat(motecCategory));
+cl::opt<std::string>
+    weightsFile("weights-file",
+                cl::desc("With -o <path>.mote: write the weights to this file, which the "
+                         "runtime maps and uses in place, instead of into the package"),
+                cl::value_desc("model.weights"), cl::sub(compileCommand), cl::cat(motecCategory));
 cl::opt<std::string> symbolName("name",
                                 cl::desc("Symbol prefix: <name>_entry, <name>_model, class <name> "
                                          "(default: from the HloModule name)"),
@@ -125,7 +178,14 @@ cl::opt<std::string> emitKind("emit",
                                        "obj, asm, llvm, hlo (after the passes), header or "
                                        "package"),
                               cl::value_desc("kind"), cl::sub(compileCommand),
-                              cl::cat(motecCategory));
+                              cl::sub(printCommand), cl::cat(motecCategory));
+cl::opt<bool> liftInputs(
+    "lift-inputs",
+    cl::desc("StableHLO test files: pass what @inputs() returns as entry parameters (their "
+             "values are the default inputs), so compiled code computes instead of folding "
+             "constants"),
+    cl::sub(evalCommand), cl::sub(compileCommand), cl::sub(runSubcommand), cl::sub(reportCommand),
+    cl::sub(printCommand), cl::sub(checkCommand), cl::cat(motecCategory));
 cl::opt<unsigned> runTimeout("timeout",
                              cl::desc("Stop the compiled model after this many seconds (0: no "
                                       "limit)"),
@@ -148,9 +208,55 @@ EXIT CODES:
   4  internal error (a bug in Mote, or generated code that failed when run)
 )");
 
+/// Each subcommand with the lines its --help opens with.
+struct Command {
+  StringRef name;
+  cl::SubCommand *sub;
+  StringRef usage;
+};
+const Command kCommandTable[] = {
+    {"check", &checkCommand, "motec check model.hlo"},
+    {"eval", &evalCommand, "motec eval model.hlo [--input x.npy]... [--output y.npy]..."},
+    {"print", &printCommand, "motec print model.hlo"},
+    {"compile", &compileCommand,
+     "motec compile model.hlo --target=T -o out        (out.o + out.h)\n"
+     "  motec compile model.hlo --target=T1,T2 -o model.mote"},
+    {"run", &runSubcommand,
+     "motec run model.hlo --target=T [--input x.npy]... [--output y.npy]..."},
+    {"report", &reportCommand,
+     "motec report model.hlo [--target=T] [--json] [--graph=model.svg] [--memory=plan.svg]"},
+    {"targets", &targetsCommand, "motec targets"},
+};
+
 constexpr StringRef kCommands = "check, eval, print, compile, run, report, targets";
 
+/// Runs when an allocation fails (the evaluator's values, a huge module):
+/// a clear message and ExitUnsupported instead of std::bad_alloc's abort,
+/// which would read as a crash. It writes with write(2): memory is gone.
+void outOfMemory() {
+  static const char kMessage[] =
+      "motec: error: out of memory: the module needs more memory than this machine gives "
+      "(see README, Limits)\n";
+  ssize_t ignored = write(STDERR_FILENO, kMessage, sizeof kMessage - 1);
+  (void)ignored;
+  _Exit(ExitUnsupported);
+}
+
 void printVersion(raw_ostream &os) { os << "motec " << MOTE_VERSION << '\n'; }
+
+/// The subcommand named on the command line, if any.
+const Command *findCommand(int argc, const char **argv) {
+  for (int i = 1; i < argc; ++i) {
+    StringRef arg = argv[i];
+    if (arg.starts_with("-"))
+      continue;
+    for (const Command &command : kCommandTable)
+      if (arg == command.name)
+        return &command;
+    return nullptr;
+  }
+  return nullptr;
+}
 
 /// Catches mistakes LLVM's parser reports poorly (a misspelt subcommand reads
 /// as a stray positional argument). Returns false after printing the error.
@@ -159,8 +265,7 @@ bool checkCommandName(int argc, const char **argv) {
     StringRef arg = argv[i];
     if (arg.starts_with("-"))
       continue; // top-level flags such as --help and --version come first
-    if (arg == "check" || arg == "eval" || arg == "print" || arg == "compile" || arg == "run" ||
-        arg == "report" || arg == "targets")
+    if (findCommand(argc, argv))
       return true;
     errs() << "motec: error: unknown command '" << arg << "' (expected one of " << kCommands
            << "; see 'motec --help')\n";
@@ -169,33 +274,100 @@ bool checkCommandName(int argc, const char **argv) {
   return true;
 }
 
+/// An option the subcommand does not have: LLVM would suggest whatever
+/// option is nearest in spelling (--print-options for --target), so say
+/// which subcommands have it, or which option of this one was meant.
+/// Returns false after printing the error.
+bool checkOptionsBelong(const Command &command, int argc, const char **argv) {
+  auto &own = cl::getRegisteredOptions(*command.sub);
+  for (int i = 1; i < argc; ++i) {
+    StringRef arg = argv[i];
+    if (!arg.starts_with("-") || arg == "-" || arg == "--")
+      continue;
+    StringRef name = arg.ltrim('-').split('=').first;
+    if (auto found = own.find(name); found != own.end()) {
+      // "--features -c" gives the value as the next argument.
+      if (!arg.contains('=') && found->second->getValueExpectedFlag() == cl::ValueRequired)
+        ++i;
+      continue;
+    }
+    if (cl::getRegisteredOptions(cl::SubCommand::getTopLevel()).count(name))
+      continue;
+    std::string others;
+    for (const Command &other : kCommandTable)
+      if (&other != &command && cl::getRegisteredOptions(*other.sub).count(name))
+        others += (others.empty() ? "" : ", ") + other.name.str();
+    errs() << "motec " << command.name << ": error: ";
+    if (!others.empty()) {
+      errs() << "--" << name << " is not an option of '" << command.name << "' (it is of " << others
+             << ")";
+    } else {
+      StringRef nearest;
+      unsigned best = 3;
+      for (const auto &entry : own) {
+        if (entry.second->getOptionHiddenFlag() != cl::NotHidden)
+          continue;
+        unsigned distance = name.edit_distance(entry.getKey(), true, best);
+        if (distance < best) {
+          best = distance;
+          nearest = entry.getKey();
+        }
+      }
+      errs() << "unknown option '" << arg.split('=').first << "'";
+      if (!nearest.empty())
+        errs() << "; did you mean '--" << nearest << "'?";
+    }
+    errs() << " (see 'motec " << command.name << " --help')\n";
+    return false;
+  }
+  return true;
+}
+
 ExitCode runCommand() {
+  setModuleLoadOptions({liftInputs});
   if (checkCommand)
     return runCheck({modulePath}, outs(), errs());
-  if (printCommand)
+  if (printCommand) {
+    // print shows the module as HLO, whichever form the file was in.
+    if (!emitKind.empty() && emitKind != "hlo") {
+      errs() << "motec: error: print emits only --emit=hlo\n";
+      return ExitBadCommandLine;
+    }
     return runPrint({modulePath}, outs(), errs());
+  }
   if (targetsCommand)
     return runTargets(outs());
+  if (showProgress.getNumOccurrences())
+    setProgressMode(showProgress ? ProgressMode::Always : ProgressMode::Never);
   TargetOptions target{targetTriples, targetCpu, targetFeatures, fusion, nativeHalfSums};
+  InterfaceFlags interface {
+    paramsPaths, outputList
+  };
   if (compileCommand) {
     CompileCommandOptions options;
     options.modulePath = modulePath;
+    options.interface = interface;
     options.target = target;
     options.name = symbolName;
     options.outputPath = compileOutput;
     options.emit = emitKind;
+    options.weightsFile = weightsFile;
     return runCompile(options, outs(), errs());
   }
   if (reportCommand) {
     ReportOptions options;
     options.modulePath = modulePath;
+    options.interface = interface;
     options.target = target;
     options.json = reportJson;
+    options.graphPath = graphPath;
+    options.memoryPath = memoryPath;
     return runReport(options, outs(), errs());
   }
   if (runSubcommand) {
     RunOptions options;
     options.modulePath = modulePath;
+    options.interface = interface;
     options.target = target;
     options.inputPaths = inputPaths;
     options.outputPaths = outputPaths;
@@ -207,11 +379,13 @@ ExitCode runCommand() {
   }
   EvalOptions options;
   options.modulePath = modulePath;
+  options.interface = interface;
   options.inputPaths = inputPaths;
   options.outputPaths = outputPaths;
   options.seed = seed;
   options.printFull = printFull;
   options.maxWhileIterations = maxWhileIterations;
+  options.maxLoopInstructions = maxLoopInstructions;
   options.saveInputsDir = saveInputs;
   options.target = target;
   return runEval(options, outs(), errs());
@@ -220,6 +394,7 @@ ExitCode runCommand() {
 } // namespace
 
 int main(int argc, const char **argv) {
+  std::set_new_handler(outOfMemory);
   cl::SetVersionPrinter(printVersion);
   for (cl::SubCommand *sub :
        {&cl::SubCommand::getTopLevel(), &checkCommand, &evalCommand, &printCommand, &compileCommand,
@@ -227,19 +402,19 @@ int main(int argc, const char **argv) {
     cl::HideUnrelatedOptions(motecCategory, *sub);
   if (!checkCommandName(argc, argv))
     return ExitBadCommandLine;
+  // The overview --help opens with: all commands, or the one command's.
+  const Command *command = findCommand(argc, argv);
+  if (command && !checkOptionsBelong(*command, argc, argv))
+    return ExitBadCommandLine;
+  std::string overview = "motec: the Mote compiler for XLA HLO and StableHLO models\n\n";
+  if (command) // LLVM prints the command's description after this
+    overview = command->usage.str() + "\n";
+  else
+    for (const Command &each : kCommandTable)
+      overview += "  " + each.usage.str() + "\n";
   std::string parseErrors;
   raw_string_ostream parseErrorStream(parseErrors);
-  if (!cl::ParseCommandLineOptions(argc, argv,
-                                   "motec: the Mote compiler for XLA HLO models\n\n"
-                                   "  motec check model.hlo\n"
-                                   "  motec eval model.hlo [--input x.npy]... [--output y.npy]...\n"
-                                   "  motec print model.hlo\n"
-                                   "  motec compile model.hlo --target=T -o out   (out.o + out.h)\n"
-                                   "  motec run model.hlo --target=T [--input x.npy]... "
-                                   "[--output y.npy]...\n"
-                                   "  motec report model.hlo [--target=T] [--json]\n"
-                                   "  motec targets\n",
-                                   &parseErrorStream)) {
+  if (!cl::ParseCommandLineOptions(argc, argv, overview, &parseErrorStream)) {
     errs() << parseErrors << "motec: see 'motec --help' or 'motec <command> --help'\n";
     return ExitBadCommandLine;
   }

@@ -14,10 +14,11 @@
 #include "digits_model.h" /* written by motec at build time (mote_add_model) */
 #include "digits_test_data.h"
 
-/* All the memory the runtime gets: the model's scratch (384 bytes) and a few
- * small tables, 528 bytes in all. The caller owns it; nothing is allocated
- * anywhere else. */
-static uint8_t memory[1024] __attribute__((aligned(16)));
+/* All the memory the runtime gets, as much as the generated header says a
+ * session over this model may need: the model's scratch, a few small tables,
+ * and room for the image and the logits should the port not use them in
+ * place. The caller owns it; nothing is allocated anywhere else. */
+static uint8_t memory[DIGITS_ARENA_BYTES] __attribute__((aligned(16)));
 
 static int argmax(const float *values, int count) {
   int best = 0;

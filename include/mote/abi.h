@@ -18,7 +18,7 @@
 extern "C" {
 #endif
 
-#define MOTE_ABI_VERSION 1u
+#define MOTE_ABI_VERSION 2u
 /* "MOTE" read as a little-endian uint32. */
 #define MOTE_MODEL_MAGIC 0x45544f4du
 
@@ -64,7 +64,10 @@ typedef struct mote_env {
  * and results in the compiled layouts, scratch of at least scratch_size bytes
  * aligned to scratch_alignment (see mote_model_desc). Result buffers must not
  * overlap argument buffers or scratch: the code may write a result before it
- * has read the last argument. */
+ * has read the last argument. An aliased pair (mote_alias_desc) is the
+ * exception: the code reads that argument from the result's buffer and
+ * updates it there, so the result buffer must hold the argument's value when
+ * the call starts (the same buffer, or a copy), and args[arg] is not read. */
 typedef struct mote_call {
   /* One pointer per array leaf of the entry parameters, in flattened order
    * (a tuple parameter contributes one pointer per leaf). */
@@ -73,6 +76,10 @@ typedef struct mote_call {
   void *const *results;
   void *scratch;
   const mote_env *env;
+  /* The model's weights when its descriptor has weights_size > 0: that many
+   * read-only bytes aligned to weights_alignment (a package's, used in place
+   * from the mapped file); NULL for code that carries its constants. */
+  const void *weights;
 } mote_call;
 
 /* Status codes the entry function returns. */
@@ -92,6 +99,16 @@ typedef struct mote_tensor_desc {
   uint64_t byte_size;
 } mote_tensor_desc;
 
+/* input_output_alias: result leaf `result` is argument leaf `arg` updated
+ * in place (a decode step's KV cache, a training step's parameters). Both
+ * have the same byte size. */
+#define MOTE_ALIAS_MUST 1u /* must-alias: the exporter requires one buffer */
+typedef struct mote_alias_desc {
+  uint32_t result;
+  uint32_t arg;
+  uint32_t flags; /* MOTE_ALIAS_* */
+} mote_alias_desc;
+
 typedef struct mote_model_desc {
   uint32_t magic;       /* MOTE_MODEL_MAGIC */
   uint32_t abi_version; /* MOTE_ABI_VERSION */
@@ -105,7 +122,10 @@ typedef struct mote_model_desc {
   uint32_t results_offset; /* mote_tensor_desc[result_count] */
   uint64_t scratch_size;
   uint32_t scratch_alignment;
-  uint32_t reserved;
+  uint32_t alias_count;
+  uint64_t weights_size;      /* bytes behind mote_call.weights (0: none) */
+  uint32_t weights_alignment; /* a power of two when weights_size > 0 */
+  uint32_t aliases_offset;    /* mote_alias_desc[alias_count] */
 } mote_model_desc;
 
 #ifdef __cplusplus

@@ -23,6 +23,10 @@ extern "C" {
 typedef struct mote_model {
   const mote_model_desc *desc;
   mote_entry_fn entry;
+  /* The weights the code reads in place (desc->weights_size bytes), when it
+   * keeps them outside itself: set by the package loader or
+   * mote_model_set_weights; NULL otherwise. */
+  const void *weights;
 } mote_model;
 
 /* One argument or result, decoded from the descriptor. The pointers point
@@ -56,6 +60,23 @@ mote_status mote_model_desc_verify(const mote_model_desc *desc, size_t available
 mote_status mote_model_init(const mote_model_desc *desc, mote_entry_fn entry,
                             mote_model *out_model);
 
+/* Hands `model` the weights it reads in place: `size` bytes (at least the
+ * descriptor's weights_size) aligned to its weights_alignment, read-only
+ * (a mapped file or flash will do). MOTE_BUFFER_TOO_SMALL, MOTE_MISALIGNED,
+ * MOTE_INVALID_ARGUMENT for null pointers. `weights` must outlive every run. */
+mote_status mote_model_set_weights(mote_model *model, const void *weights, uint64_t size);
+
+/* Bytes of weights the model reads outside its code (0: none), and the
+ * alignment they need. */
+uint64_t mote_model_weights_size(const mote_model *model);
+uint32_t mote_model_weights_alignment(const mote_model *model);
+
+/* Aliased pairs (input_output_alias): result leaf `*out_result` is argument
+ * leaf `*out_arg` updated in place; `*out_must` is 1 for must-alias. */
+uint32_t mote_model_alias_count(const mote_model *model);
+mote_status mote_model_alias(const mote_model *model, uint32_t index, uint32_t *out_result,
+                             uint32_t *out_arg, int *out_must);
+
 /* The model's name, target triple and required CPU features ("" when the
  * model is not initialized); they live as long as the descriptor. */
 const char *mote_model_name(const mote_model *model);
@@ -81,10 +102,14 @@ mote_status mote_model_result_info(const mote_model *model, uint32_t index,
  * mote_session to start from row-major host data). `args` holds arg_count
  * pointers, `results` result_count pointers (a null entry is allowed only
  * for a zero-byte tensor); `scratch` holds `scratch_size` bytes aligned to
- * the model's scratch alignment. MOTE_INVALID_ARGUMENT for null pointers,
- * MOTE_BUFFER_TOO_SMALL / MOTE_MISALIGNED for scratch, MOTE_MODEL_FAILED
- * when the entry function returns non-zero. `env` may be null. Every pointer
- * is used only during the call. */
+ * the model's scratch alignment. An aliased result is updated in place: give
+ * it the argument's buffer; a different buffer first receives a copy of the
+ * argument (which stays unchanged). MOTE_INVALID_ARGUMENT for null pointers
+ * or an aliased pair whose buffers partly overlap, MOTE_BUFFER_TOO_SMALL /
+ * MOTE_MISALIGNED for scratch, MOTE_WEIGHTS_MISSING when the model reads
+ * weights it was not given, MOTE_MODEL_FAILED when the entry function
+ * returns non-zero. `env` may be null. Every pointer is used only during
+ * the call. */
 mote_status mote_model_run(const mote_model *model, const void *const *args, void *const *results,
                            void *scratch, size_t scratch_size, const mote_env *env);
 

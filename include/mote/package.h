@@ -8,16 +8,20 @@
  * checks the code object's ELF structure and every relocation before it
  * writes a byte of code. Nothing here allocates or copies the package.
  *
- * Typical use:
- *   mote_package package;
- *   mote_package_open(bytes, size, &package);
- *   uint32_t code;
- *   mote_package_select(&package, "aarch64-linux-gnu", NULL, &code);
- *   size_t need, align;
- *   mote_package_code_memory(&package, code, &need, &align);
- *   ... get `need` bytes aligned to `align` ...
- *   mote_model model;
- *   mote_package_load(&package, code, memory, need, make_executable, NULL, &model);
+ * Typical use, on any port (on Linux, mote_package_load_file in the host
+ * port's mote_host.h does all of it from a file):
+ *   mote_package_requirements need;          // code for this machine, sizes
+ *   mote_package_requirements_for(bytes, size, &need);
+ *   ... code memory: need.code_size bytes aligned to need.code_alignment ...
+ *   mote_loaded_package loaded;
+ *   mote_package_load_memory(bytes, size, code, need.code_size,
+ *                            mote_port_make_executable, NULL, &loaded);
+ *   ... an arena of loaded.arena_size bytes, then a session (mote/session.h)
+ *       over loaded.model ...
+ *
+ * The steps one by one: mote_package_open, mote_package_select (or
+ * mote_package_select_for_machine), mote_package_code_memory,
+ * mote_package_load.
  *
  *===----------------------------------------------------------------------===*/
 #ifndef MOTE_PACKAGE_H
@@ -33,12 +37,9 @@
 extern "C" {
 #endif
 
-/* The package format versions this runtime reads (the header's and the
- * flatbuffer's format_version): 1, and 2, which adds constant blobs (a
- * runtime that reads only 1 refuses a package whose code needs its blob
- * copied in, instead of running it on zeros). */
-#define MOTE_PACKAGE_FORMAT_VERSION 2u
-#define MOTE_PACKAGE_FORMAT_VERSION_OLDEST 1u
+/* The package format version this runtime reads (the header's and the
+ * flatbuffer's format_version). */
+#define MOTE_PACKAGE_FORMAT_VERSION 1u
 /* Tensors of higher rank are rejected as MOTE_PACKAGE_MALFORMED. */
 #define MOTE_PACKAGE_MAX_RANK 16u
 
@@ -69,7 +70,20 @@ typedef struct mote_package_code {
   uint32_t elf_size;
   uint64_t descriptor_offset; /* image address of the model descriptor */
   uint64_t entry_offset;      /* image address of the entry function */
+  uint64_t weights_offset;    /* its range of the package's weights */
+  uint64_t weights_size;      /* 0: the code carries its constants */
 } mote_package_code;
+
+/* Where a package's weights are: inside it (used in place from the bytes
+ * given to mote_package_open), or in a separate file of `size` bytes whose
+ * SHA-256 is `digest`; `file` names it as the package was written (relative
+ * to the package's folder). size 0: no weights outside the code. */
+typedef struct mote_package_weights_info {
+  uint64_t size;
+  int in_package;
+  const char *file;      /* "" when in_package or size 0; in the package bytes */
+  const uint8_t *digest; /* 32 bytes in the package bytes, or NULL when size 0 */
+} mote_package_weights_info;
 
 /* Makes `size` bytes at `memory` (the loaded image) executable and
  * coherent with the instruction stream; a bare-metal port with unified
@@ -122,6 +136,19 @@ mote_status mote_package_select(const mote_package *package, const char *triple,
 mote_status mote_package_code_memory(const mote_package *package, uint32_t index, size_t *out_size,
                                      size_t *out_alignment);
 
+mote_status mote_package_weights(const mote_package *package, mote_package_weights_info *out);
+
+/* For a package whose weights are in a separate file: hands `model` (loaded
+ * from code object `index`) its weights in `bytes`, the whole file, used in
+ * place (a read-only mapping will do; at least 16-byte aligned, and a
+ * mapping's page alignment gives each weight its own cache lines).
+ * MOTE_WEIGHTS_MISMATCH when the size differs, or, with `check_digest`, the
+ * SHA-256 (reads every byte once); MOTE_INVALID_ARGUMENT when the package has
+ * no weights file. `bytes` must outlive every run of `model`. */
+mote_status mote_package_bind_weights(const mote_package *package, uint32_t index,
+                                      const void *bytes, uint64_t size, int check_digest,
+                                      mote_model *model);
+
 /* Loads code object `index` into `memory` (`memory_size` bytes, aligned as
  * mote_package_code_memory says): verifies the ELF, copies its segments,
  * zeroes the rest, applies its relocations, calls `make_executable` (may be
@@ -131,10 +158,53 @@ mote_status mote_package_code_memory(const mote_package *package, uint32_t index
  * mote_model_desc_verify (mote/model.h) inside the image, and must name
  * the code object's triple and the package's argument and result counts
  * (else MOTE_CODE_MALFORMED). `memory` must stay valid (and must not be
- * written) for as long as `out` is used; the package bytes may go after the call. */
+ * written) for as long as `out` is used. Weights inside the package are read in
+ * place: then the package bytes must outlive `out` too (and be 16-byte
+ * aligned, as heap memory and mapped files are: else MOTE_MISALIGNED);
+ * otherwise they may go after the call. */
 mote_status mote_package_load(const mote_package *package, uint32_t index, void *memory,
                               size_t memory_size, mote_make_executable_fn make_executable,
                               void *user, mote_model *out);
+
+/* Picks the code object for this machine (mote/machine.h): its triple and,
+ * where they can be detected, its CPU features. MOTE_NO_MATCHING_CODE when
+ * none fits. */
+mote_status mote_package_select_for_machine(const mote_package *package, uint32_t *out_index);
+
+/* What loading a package on this machine takes, known before any memory is
+ * given: the code object chosen and the memory it loads into. */
+typedef struct mote_package_requirements {
+  uint32_t code_index;   /* the code object for this machine */
+  size_t code_size;      /* bytes of memory to load it into ... */
+  size_t code_alignment; /* ... aligned to this */
+} mote_package_requirements;
+
+/* Opens `size` bytes at `bytes` as a package (as mote_package_open), picks
+ * the code for this machine and says what loading it needs. */
+mote_status mote_package_requirements_for(const void *bytes, size_t size,
+                                          mote_package_requirements *out);
+
+/* A package whose code for this machine is loaded and ready to run. */
+typedef struct mote_loaded_package {
+  mote_package package; /* the verified package (a view of the caller's bytes) */
+  mote_model model;     /* the model in the loaded code */
+  uint32_t code_index;  /* the code object that was loaded */
+  size_t arena_size;    /* arena bytes a session over it needs at most
+                           (mote_session_arena_size with 16-byte alignment) */
+} mote_loaded_package;
+
+/* The one call from bytes to a runnable model: opens and verifies the
+ * package, picks the code object for this machine, loads it into
+ * `code_memory` (`code_memory_size` bytes, at least what
+ * mote_package_requirements_for says, aligned as it says; else
+ * MOTE_BUFFER_TOO_SMALL or MOTE_MISALIGNED) and fills `out`, whose
+ * arena_size tells the arena to give the session. `make_executable` (may be
+ * NULL) and `user` are as for mote_package_load. `bytes` must outlive `out`
+ * when the package is queried; `code_memory` for as long as the model runs. */
+mote_status mote_package_load_memory(const void *bytes, size_t size, void *code_memory,
+                                     size_t code_memory_size,
+                                     mote_make_executable_fn make_executable, void *user,
+                                     mote_loaded_package *out);
 
 #ifdef __cplusplus
 } /* extern "C" */

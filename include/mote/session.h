@@ -41,7 +41,8 @@ extern "C" {
 typedef struct mote_session_slot {
   mote_device_buffer bound; /* what the model sees */
   mote_device_buffer owned; /* device buffer allocated for this slot, reused */
-  void *host;               /* results: where run() writes the row-major result */
+  void *host;               /* where run() writes a result (row-major); an argument's
+                               caller memory, which an in-place result writes over */
   uint32_t flags;           /* MOTE_SLOT_* bits */
 } mote_session_slot;
 
@@ -55,6 +56,7 @@ typedef struct mote_session {
   mote_device_buffer *buffers; /* arg_count + result_count handles for execute */
   void **address_table;        /* arg_count + result_count pointers for execute */
   mote_device_buffer scratch;
+  uint32_t alias_copies; /* aliased arguments the last run copied (not in place) */
 } mote_session;
 
 /* Prepares `out_session` to run `model` through `transfer`, carving its
@@ -71,6 +73,21 @@ mote_status mote_session_init(mote_session *out_session, const mote_model *model
  * (scratch, and tensors that cannot be used in place) comes on top. */
 size_t mote_session_table_size(const mote_model *model);
 
+/* Arena bytes that always suffice for a session over mote_direct_transfer
+ * whose alignment is at most `alignment`: the tables, the scratch, and a
+ * device buffer for every argument and result (as if none could be used in
+ * place). A macro so C code can size a static array with it:
+ * `tensor_count` arguments and results of `tensor_bytes` bytes in all, and
+ * the model's scratch size and alignment. */
+#define MOTE_SESSION_ARENA_BYTES(tensor_count, tensor_bytes, scratch_size, scratch_alignment,      \
+                                 alignment)                                                        \
+  ((tensor_count) *                                                                                \
+       (sizeof(mote_session_slot) + sizeof(mote_device_buffer) + sizeof(void *) + (alignment)) +   \
+   3 * 7 + (tensor_bytes) + (scratch_size) + (scratch_alignment) + (alignment))
+
+/* MOTE_SESSION_ARENA_BYTES for `model` (0 for a null model). */
+size_t mote_session_arena_size(const mote_model *model, size_t alignment);
+
 /* Binds argument `index` to row-major host data (`host_size` bytes, at least
  * the tensor's byte size, else MOTE_BUFFER_TOO_SMALL). When the port can use
  * it in place it does; otherwise the data is copied (relayouted) into a
@@ -86,9 +103,25 @@ mote_status mote_session_set_input(mote_session *session, uint32_t index, const 
 mote_status mote_session_set_output(mote_session *session, uint32_t index, void *host,
                                     size_t host_size);
 
-/* Runs the model and copies every result to its host memory.
- * MOTE_INVALID_ARGUMENT when an input or output is not bound. */
+/* Donates an argument's memory to its aliased result (input_output_alias):
+ * result `index` is written over the memory argument `arg` was bound to
+ * (mote_session_set_input, which must come first), in place, so a decode
+ * step's KV cache or a training step's parameters are updated without a
+ * second copy. Allowed for may-alias and must-alias pairs alike; the caller's
+ * argument memory then holds the result after each run. MOTE_INVALID_ARGUMENT
+ * when `index` is not an aliased result or its argument is not bound. */
+mote_status mote_session_set_output_in_place(mote_session *session, uint32_t index);
+
+/* Runs the model and copies every result to its host memory. An aliased
+ * result bound elsewhere than its argument first gets a copy of the argument
+ * (mote_session_alias_copies counts them; for must-alias pairs the exporter
+ * meant one buffer). MOTE_INVALID_ARGUMENT when an input or output is not
+ * bound. */
 mote_status mote_session_run(mote_session *session);
+
+/* How many aliased arguments the last run copied instead of updating in
+ * place (0 when every aliased result shared its argument's memory). */
+uint32_t mote_session_alias_copies(const mote_session *session);
 
 /* The device buffer argument / result `index` is bound to (handle 0 when
  * unbound); with mote_direct_transfer the handle is the address the model

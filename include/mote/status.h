@@ -21,26 +21,29 @@ extern "C" {
 typedef enum mote_status_code {
   MOTE_OK = 0,
   /* Caller errors. */
-  MOTE_INVALID_ARGUMENT = 1,  /* null pointer, index out of range, bad count */
-  MOTE_BUFFER_TOO_SMALL = 2,  /* a caller buffer or arena is smaller than needed */
-  MOTE_MISALIGNED = 3,        /* a caller buffer is not aligned as required */
-  MOTE_SHAPE_MISMATCH = 4,    /* element type, rank or dims differ from the model's */
+  MOTE_INVALID_ARGUMENT = 1, /* null pointer, index out of range, bad count */
+  MOTE_BUFFER_TOO_SMALL = 2, /* a caller buffer or arena is smaller than needed */
+  MOTE_MISALIGNED = 3,       /* a caller buffer is not aligned as required */
+  MOTE_SHAPE_MISMATCH = 4,   /* element type, rank or dims differ from the model's */
   /* Model descriptor (static or loaded). */
-  MOTE_BAD_DESCRIPTOR = 10,   /* magic, offsets or sizes of a mote_model_desc are wrong */
-  MOTE_ABI_MISMATCH = 11,     /* descriptor ABI version differs from MOTE_ABI_VERSION */
+  MOTE_BAD_DESCRIPTOR = 10, /* magic, offsets or sizes of a mote_model_desc are wrong */
+  MOTE_ABI_MISMATCH = 11,   /* descriptor ABI version differs from MOTE_ABI_VERSION */
   /* Packages (.mote) and their code objects. */
-  MOTE_PACKAGE_TRUNCATED = 20,   /* fewer bytes than the package header says */
-  MOTE_PACKAGE_MALFORMED = 21,   /* flatbuffer, offsets or sizes fail verification */
-  MOTE_PACKAGE_DIGEST = 22,      /* integrity digest does not match the contents */
-  MOTE_PACKAGE_VERSION = 23,     /* package format version not supported */
-  MOTE_NO_MATCHING_CODE = 24,    /* no code object for this triple / CPU features */
-  MOTE_CODE_MALFORMED = 25,      /* code object (ELF) header, segments or tables are wrong */
-  MOTE_CODE_RELOCATION = 26,     /* a relocation of an unsupported kind or out of bounds */
-  MOTE_CODE_IMPORTS = 27,        /* the code object needs symbols from outside */
+  MOTE_PACKAGE_TRUNCATED = 20, /* fewer bytes than the package header says */
+  MOTE_PACKAGE_MALFORMED = 21, /* flatbuffer, offsets or sizes fail verification */
+  MOTE_PACKAGE_DIGEST = 22,    /* integrity digest does not match the contents */
+  MOTE_PACKAGE_VERSION = 23,   /* package format version not supported */
+  MOTE_NO_MATCHING_CODE = 24,  /* no code object for this triple / CPU features */
+  MOTE_CODE_MALFORMED = 25,    /* code object (ELF) header, segments or tables are wrong */
+  MOTE_CODE_RELOCATION = 26,   /* a relocation of an unsupported kind or out of bounds */
+  MOTE_CODE_IMPORTS = 27,      /* the code object needs symbols from outside */
   /* Running. */
-  MOTE_MODEL_FAILED = 30,    /* the entry function returned a non-zero status */
-  MOTE_DEVICE_ERROR = 31,    /* a port's device or transfer reported a failure */
-  MOTE_UNSUPPORTED = 32,     /* the port cannot do what was asked (e.g. executable memory) */
+  MOTE_MODEL_FAILED = 30, /* the entry function returned a non-zero status */
+  MOTE_DEVICE_ERROR = 31, /* a port's device or transfer reported a failure */
+  MOTE_UNSUPPORTED = 32,  /* the port cannot do what was asked (e.g. executable memory) */
+  MOTE_FILE_ERROR = 33,   /* a file cannot be opened or read (ports with files) */
+  MOTE_WEIGHTS_MISSING = 34, /* the model reads weights it was not given (mote_model_set_weights) */
+  MOTE_WEIGHTS_MISMATCH = 35, /* a weights file's size or digest is not the package's */
 } mote_status_code;
 
 /* int32_t rather than the enum so the ABI does not depend on enum sizing. */

@@ -4,9 +4,7 @@
 
 #include "mote_port.h"
 
-#if MOTE_HOST_CODE_MEMORY
 #include "host_code_memory.h"
-#endif
 
 extern "C" mote_status mote_port_transfer_init(mote_direct_transfer *storage, mote_arena *arena,
                                                mote_transfer_manager *out_transfer) {
@@ -19,14 +17,7 @@ extern "C" const mote_env *mote_port_env(void) {
 }
 
 extern "C" mote_status mote_port_make_executable(void *user, void *memory, size_t size) {
-#if MOTE_HOST_CODE_MEMORY
   return mote_host_code_make_executable(user, memory, size);
-#else
-  (void)user;
-  (void)memory;
-  (void)size;
-  return MOTE_UNSUPPORTED;
-#endif
 }
 
 extern "C" void mote_port_write(const char *text) { fputs(text, stdout); }

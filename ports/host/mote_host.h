@@ -1,8 +1,9 @@
 /*===- ports/host/mote_host.h - The Linux / Android port -------------------===
  *
  * What the host port gives a program on Linux or Android (x86-64, aarch64,
- * riscv64): its TransferManager (direct memory, MOTE_HOST_ALIGNMENT) and a
- * thread pool behind mote_env.parallel_for. Both live in caller storage.
+ * riscv64): its TransferManager (direct memory, MOTE_HOST_ALIGNMENT), a
+ * thread pool behind mote_env.parallel_for (both in caller storage), and
+ * packages loaded from a file in one call.
  *
  *===----------------------------------------------------------------------===*/
 #ifndef MOTE_HOST_H
@@ -12,6 +13,7 @@
 #include <stdint.h>
 
 #include "mote/mote.h"
+#include "mote/package.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -72,6 +74,33 @@ void mote_host_parallel_for(void *pool, mote_task_fn body, void *context, int64_
 /* Fills `out_env` so generated code uses `pool` (which must outlive it); a
  * pool of one thread leaves parallel_for null (the code runs sequentially). */
 void mote_host_env(mote_host_thread_pool *pool, mote_env *out_env);
+
+/* A package file loaded for this machine by mote_package_load_file. `loaded`
+ * holds the model and the arena size a session needs (mote/package.h); the
+ * other fields are the port's. */
+typedef struct mote_host_package {
+  mote_loaded_package loaded;
+  void *file; /* the file, mapped read-only */
+  size_t file_size;
+  void *code; /* executable memory holding the loaded code */
+  size_t code_size;
+} mote_host_package;
+
+/* Maps the package file at `path`, verifies it, picks the code object for
+ * this machine (mote/machine.h) and loads it into executable memory:
+ * everything but the session, in one call. MOTE_FILE_ERROR when the file
+ * cannot be read, otherwise the statuses of mote_package_load_memory. On
+ * failure nothing is left to release; on success release the file and the
+ * code with mote_package_unload once the model is no longer used. */
+mote_status mote_package_load_file(const char *path, mote_host_package *out);
+
+/* The same for package bytes already in memory (`size` bytes at `bytes`,
+ * which must outlive `out`): only the code memory is taken. */
+mote_status mote_package_load_bytes(const void *bytes, size_t size, mote_host_package *out);
+
+/* Releases what mote_package_load_file or _bytes took (nothing for a
+ * zeroed struct). */
+void mote_package_unload(mote_host_package *package);
 
 #ifdef __cplusplus
 } /* extern "C" */

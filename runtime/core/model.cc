@@ -7,6 +7,8 @@
 
 #include "mote/layout.h"
 
+#include <string.h>
+
 namespace {
 
 const uint8_t *bytes_of(const mote_model_desc *desc) {
@@ -102,6 +104,39 @@ mote_status tensor_info(const mote_model *model, uint32_t offset, uint32_t count
   return MOTE_OK;
 }
 
+// Each pair names an argument and a result of the same byte size, and no
+// result or argument is in two pairs. Runs after the tensors are verified.
+mote_status verify_aliases(const uint8_t *base, uint32_t limit, const mote_model_desc &desc) {
+  if ((desc.aliases_offset & 3u) ||
+      !in_bounds(desc.aliases_offset, uint64_t{desc.alias_count} * sizeof(mote_alias_desc), limit))
+    return MOTE_BAD_DESCRIPTOR;
+  const auto *aliases = reinterpret_cast<const mote_alias_desc *>(base + desc.aliases_offset);
+  const auto *args = reinterpret_cast<const mote_tensor_desc *>(base + desc.args_offset);
+  const auto *results = reinterpret_cast<const mote_tensor_desc *>(base + desc.results_offset);
+  for (uint32_t i = 0; i < desc.alias_count; ++i) {
+    const mote_alias_desc &alias = aliases[i];
+    if (alias.result >= desc.result_count || alias.arg >= desc.arg_count ||
+        (alias.flags & ~MOTE_ALIAS_MUST) ||
+        args[alias.arg].byte_size != results[alias.result].byte_size)
+      return MOTE_BAD_DESCRIPTOR;
+    for (uint32_t j = 0; j < i; ++j)
+      if (aliases[j].result == alias.result || aliases[j].arg == alias.arg)
+        return MOTE_BAD_DESCRIPTOR;
+  }
+  return MOTE_OK;
+}
+
+const mote_alias_desc *aliases_of(const mote_model *model) {
+  return reinterpret_cast<const mote_alias_desc *>(bytes_of(model->desc) +
+                                                   model->desc->aliases_offset);
+}
+
+// Whether [a, a + size) and [b, b + size) share bytes without being equal.
+bool overlaps_partly(const void *a, const void *b, uint64_t size) {
+  uintptr_t x = reinterpret_cast<uintptr_t>(a), y = reinterpret_cast<uintptr_t>(b);
+  return x != y && x < y + size && y < x + size;
+}
+
 const mote_tensor_desc *tensors_at(const mote_model *model, uint32_t offset) {
   return reinterpret_cast<const mote_tensor_desc *>(bytes_of(model->desc) + offset);
 }
@@ -127,10 +162,16 @@ extern "C" mote_status mote_model_desc_verify(const mote_model_desc *desc, size_
   uint32_t align = desc->scratch_alignment;
   if (align == 0 || (align & (align - 1)))
     return MOTE_BAD_DESCRIPTOR;
+  if (desc->weights_size &&
+      (desc->weights_alignment == 0 || (desc->weights_alignment & (desc->weights_alignment - 1))))
+    return MOTE_BAD_DESCRIPTOR;
   mote_status status = verify_tensors(base, limit, desc->args_offset, desc->arg_count);
   if (status != MOTE_OK)
     return status;
-  return verify_tensors(base, limit, desc->results_offset, desc->result_count);
+  status = verify_tensors(base, limit, desc->results_offset, desc->result_count);
+  if (status != MOTE_OK)
+    return status;
+  return verify_aliases(base, limit, *desc);
 }
 
 extern "C" mote_status mote_model_init(const mote_model_desc *desc, mote_entry_fn entry,
@@ -139,6 +180,7 @@ extern "C" mote_status mote_model_init(const mote_model_desc *desc, mote_entry_f
     return MOTE_INVALID_ARGUMENT;
   out_model->desc = nullptr;
   out_model->entry = nullptr;
+  out_model->weights = nullptr;
   // A linked-in descriptor is as long as it says; the header check inside
   // runs before total_size is trusted.
   mote_status status = mote_model_desc_verify(desc, SIZE_MAX);
@@ -146,6 +188,40 @@ extern "C" mote_status mote_model_init(const mote_model_desc *desc, mote_entry_f
     return status;
   out_model->desc = desc;
   out_model->entry = entry;
+  return MOTE_OK;
+}
+
+extern "C" mote_status mote_model_set_weights(mote_model *model, const void *weights,
+                                              uint64_t size) {
+  if (!is_ready(model) || !weights)
+    return MOTE_INVALID_ARGUMENT;
+  if (size < model->desc->weights_size)
+    return MOTE_BUFFER_TOO_SMALL;
+  if (model->desc->weights_size &&
+      (reinterpret_cast<uintptr_t>(weights) & (model->desc->weights_alignment - 1u)))
+    return MOTE_MISALIGNED;
+  model->weights = weights;
+  return MOTE_OK;
+}
+
+extern "C" uint64_t mote_model_weights_size(const mote_model *model) {
+  return is_ready(model) ? model->desc->weights_size : 0;
+}
+extern "C" uint32_t mote_model_weights_alignment(const mote_model *model) {
+  return is_ready(model) && model->desc->weights_size ? model->desc->weights_alignment : 1;
+}
+
+extern "C" uint32_t mote_model_alias_count(const mote_model *model) {
+  return is_ready(model) ? model->desc->alias_count : 0;
+}
+extern "C" mote_status mote_model_alias(const mote_model *model, uint32_t index,
+                                        uint32_t *out_result, uint32_t *out_arg, int *out_must) {
+  if (!out_result || !out_arg || !out_must || index >= mote_model_alias_count(model))
+    return MOTE_INVALID_ARGUMENT;
+  const mote_alias_desc &alias = aliases_of(model)[index];
+  *out_result = alias.result;
+  *out_arg = alias.arg;
+  *out_must = (alias.flags & MOTE_ALIAS_MUST) ? 1 : 0;
   return MOTE_OK;
 }
 
@@ -207,6 +283,19 @@ extern "C" mote_status mote_model_run(const mote_model *model, const void *const
     if (reinterpret_cast<uintptr_t>(scratch) & (desc->scratch_alignment - 1u))
       return MOTE_MISALIGNED;
   }
-  mote_call call = {args, results, scratch, env};
+  if (desc->weights_size && !model->weights)
+    return MOTE_WEIGHTS_MISSING;
+  // The code reads an aliased argument from its result's buffer.
+  const mote_alias_desc *aliases = aliases_of(model);
+  for (uint32_t i = 0; i < desc->alias_count; ++i) {
+    const void *arg = args[aliases[i].arg];
+    void *result = results[aliases[i].result];
+    uint64_t size = arg_descs[aliases[i].arg].byte_size;
+    if (overlaps_partly(arg, result, size))
+      return MOTE_INVALID_ARGUMENT;
+    if (arg != result && size)
+      memcpy(result, arg, size_t(size));
+  }
+  mote_call call = {args, results, scratch, env, model->weights};
   return model->entry(&call) == MOTE_CALL_OK ? MOTE_OK : MOTE_MODEL_FAILED;
 }

@@ -69,6 +69,21 @@ extern "C" size_t mote_session_table_size(const mote_model *model) {
   return count * (sizeof(mote_session_slot) + sizeof(mote_device_buffer) + sizeof(void *)) + 3 * 7;
 }
 
+extern "C" size_t mote_session_arena_size(const mote_model *model, size_t alignment) {
+  if (!model || !model->desc)
+    return 0;
+  uint32_t args = mote_model_arg_count(model), results = mote_model_result_count(model);
+  uint64_t bytes = 0;
+  for (uint32_t i = 0; i < args + results; ++i) {
+    mote_tensor_info info;
+    if ((i < args ? mote_model_arg_info(model, i, &info)
+                  : mote_model_result_info(model, i - args, &info)) == MOTE_OK)
+      bytes += info.byte_size;
+  }
+  return MOTE_SESSION_ARENA_BYTES(size_t(args) + results, bytes, mote_model_scratch_size(model),
+                                  mote_model_scratch_alignment(model), alignment);
+}
+
 extern "C" mote_status mote_session_init(mote_session *out_session, const mote_model *model,
                                          const mote_transfer_manager *transfer, const mote_env *env,
                                          mote_arena *arena) {
@@ -126,7 +141,35 @@ extern "C" mote_status mote_session_set_input(mote_session *session, uint32_t in
     status = session->transfer->to_device(session->transfer->self, &info, host, slot->bound);
   if (status != MOTE_OK)
     slot->flags = 0;
+  // Kept for a result updating this argument in place.
+  slot->host = status == MOTE_OK ? const_cast<void *>(host) : nullptr;
   return status;
+}
+
+extern "C" mote_status mote_session_set_output_in_place(mote_session *session, uint32_t index) {
+  if (!session || !session->model)
+    return MOTE_INVALID_ARGUMENT;
+  for (uint32_t i = 0, n = mote_model_alias_count(session->model); i < n; ++i) {
+    uint32_t result, arg;
+    int must;
+    if (mote_model_alias(session->model, i, &result, &arg, &must) != MOTE_OK || result != index)
+      continue;
+    const mote_session_slot &input = session->args[arg];
+    if (!(input.flags & MOTE_SLOT_BOUND))
+      return MOTE_INVALID_ARGUMENT;
+    // The argument's device buffer is the result's; the result goes back
+    // to the argument's memory (nothing to copy when that is the buffer).
+    mote_session_slot *slot = &session->results[index];
+    slot->bound = input.bound;
+    slot->host = input.host;
+    slot->flags = input.flags;
+    return MOTE_OK;
+  }
+  return MOTE_INVALID_ARGUMENT;
+}
+
+extern "C" uint32_t mote_session_alias_copies(const mote_session *session) {
+  return session ? session->alias_copies : 0;
 }
 
 extern "C" mote_status mote_session_set_output(mote_session *session, uint32_t index, void *host,
@@ -159,6 +202,14 @@ extern "C" mote_status mote_session_run(mote_session *session) {
     if (!(session->results[i].flags & MOTE_SLOT_BOUND))
       return MOTE_INVALID_ARGUMENT;
     session->buffers[args + i] = session->results[i].bound;
+  }
+  session->alias_copies = 0;
+  for (uint32_t i = 0, n = mote_model_alias_count(session->model); i < n; ++i) {
+    uint32_t result, arg;
+    int must;
+    if (mote_model_alias(session->model, i, &result, &arg, &must) == MOTE_OK &&
+        session->buffers[arg].handle != session->buffers[args + result].handle)
+      ++session->alias_copies; // mote_model_run copies it
   }
   const mote_transfer_manager *transfer = session->transfer;
   mote_status status =

@@ -41,6 +41,12 @@ extern "C" const char *mote_status_message(mote_status status) {
     return "device error";
   case MOTE_UNSUPPORTED:
     return "unsupported";
+  case MOTE_FILE_ERROR:
+    return "cannot read the file";
+  case MOTE_WEIGHTS_MISSING:
+    return "the model's weights were not given";
+  case MOTE_WEIGHTS_MISMATCH:
+    return "weights do not match the package";
   }
   return "unknown status";
 #else

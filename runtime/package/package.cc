@@ -69,35 +69,12 @@ mote_status code_table(const mote_package *package, uint32_t index, Reader *read
   return reader_fields::read_code(*reader, code, out);
 }
 
-// Copies the constant blob of code object `index` (if it has one) into its
-// region of the loaded image. The region must lie inside the image, outside
-// the code and the descriptor, at an offset the blob's alignment keeps.
-mote_status copy_constants(const mote_package *package, uint32_t index,
-                           const mote_code_layout &layout, const mote_package_code &code,
-                           uint8_t *image) {
+mote_status weights_of(const mote_package *package, mote::package_reader::WeightsInfo *out) {
   Reader reader(nullptr, 0);
-  Table root, table;
-  Vector codes;
-  mote::package_reader::CodeConstants constants;
+  Table root;
   if (!root_of(package, &reader, &root))
     return MOTE_INVALID_ARGUMENT;
-  if (!reader.vector(root, reader_fields::kPackageCodeObjects, 4, &codes) ||
-      !reader.vector_table(codes, index, &table))
-    return MOTE_PACKAGE_MALFORMED;
-  if (mote_status status =
-          mote::package_reader::read_code_constants(reader, root, table, &constants))
-    return status;
-  if (constants.bytes == nullptr)
-    return MOTE_OK;
-  const uint64_t begin = constants.offset, end = constants.offset + constants.size;
-  const uint64_t desc_end = code.descriptor_offset + sizeof(mote_model_desc);
-  if (begin % 64 != 0 || constants.size > layout.image_size ||
-      begin > layout.image_size - constants.size ||
-      (begin < layout.exec_end && layout.exec_begin < end) ||
-      (begin < desc_end && code.descriptor_offset < end))
-    return MOTE_CODE_MALFORMED;
-  memcpy(image + begin, constants.bytes, size_t(constants.size));
-  return MOTE_OK;
+  return reader_fields::read_weights(reader, root, out);
 }
 
 // True when "+x" item `feature` (length `length`) is in the list `list`.
@@ -167,8 +144,7 @@ mote_status mote_package_open(const void *bytes, size_t size, mote_package *out)
   if (!bytes_equal(data, format::kMagic, sizeof(format::kMagic)))
     return MOTE_PACKAGE_MALFORMED;
   // The version decides how to read the rest, digest included.
-  uint64_t version = load_le(data + format::kVersionOffset, 4);
-  if (version < MOTE_PACKAGE_FORMAT_VERSION_OLDEST || version > MOTE_PACKAGE_FORMAT_VERSION)
+  if (load_le(data + format::kVersionOffset, 4) != MOTE_PACKAGE_FORMAT_VERSION)
     return MOTE_PACKAGE_VERSION;
   uint64_t total = load_le(data + format::kTotalSizeOffset, 8);
   if (load_le(data + format::kHeaderSizeOffset, 4) != format::kHeaderSize ||
@@ -347,8 +323,6 @@ mote_status mote_package_load(const mote_package *package, uint32_t index, void 
   if (mote_status status = mote_code_load(code.elf, code.elf_size, machine, memory, memory_size))
     return status;
   uint8_t *image = static_cast<uint8_t *>(memory);
-  if (mote_status status = copy_constants(package, index, layout, code, image))
-    return status;
   const mote_model_desc *desc =
       reinterpret_cast<const mote_model_desc *>(image + code.descriptor_offset);
   // The descriptor is hostile too: checked within the image's bounds.
@@ -361,8 +335,22 @@ mote_status mote_package_load(const mote_package *package, uint32_t index, void 
   if (mote_status status = mote_package_signature(package, &arg_count, &result_count))
     return status;
   if (!strings_equal(reinterpret_cast<const char *>(desc) + desc->triple_offset, code.triple) ||
-      desc->arg_count != arg_count || desc->result_count != result_count)
+      desc->arg_count != arg_count || desc->result_count != result_count ||
+      desc->weights_size != code.weights_size)
     return MOTE_CODE_MALFORMED;
+  // Weights inside the package are used in place; a weights file comes
+  // later, through mote_package_bind_weights.
+  const uint8_t *weights = nullptr;
+  if (code.weights_size) {
+    mote::package_reader::WeightsInfo info;
+    if (mote_status status = weights_of(package, &info))
+      return status;
+    if (info.embedded) {
+      weights = info.embedded + code.weights_offset;
+      if (reinterpret_cast<uintptr_t>(weights) & (desc->weights_alignment - 1u))
+        return MOTE_MISALIGNED; // the package bytes are not aligned as mapped files are
+    }
+  }
   if (make_executable != nullptr) {
     if (mote_status status = make_executable(user, memory, size_t(layout.image_size)))
       return status;
@@ -372,7 +360,48 @@ mote_status mote_package_load(const mote_package *package, uint32_t index, void 
     entry |= 1; // Cortex-M runs Thumb only
   out->desc = desc;
   out->entry = reinterpret_cast<mote_entry_fn>(entry);
+  out->weights = weights;
   return MOTE_OK;
+}
+
+mote_status mote_package_weights(const mote_package *package, mote_package_weights_info *out) {
+  mote::package_reader::WeightsInfo info;
+  if (out == nullptr)
+    return MOTE_INVALID_ARGUMENT;
+  if (mote_status status = weights_of(package, &info))
+    return status;
+  out->size = info.size;
+  out->in_package = info.embedded != nullptr;
+  out->file = info.file;
+  out->digest = info.digest;
+  return MOTE_OK;
+}
+
+mote_status mote_package_bind_weights(const mote_package *package, uint32_t index,
+                                      const void *bytes, uint64_t size, int check_digest,
+                                      mote_model *model) {
+  mote::package_reader::WeightsInfo info;
+  mote_package_code code;
+  if (bytes == nullptr || model == nullptr || model->desc == nullptr)
+    return MOTE_INVALID_ARGUMENT;
+  if (mote_status status = weights_of(package, &info))
+    return status;
+  if (mote_status status = mote_package_code_info(package, index, &code))
+    return status;
+  if (info.embedded != nullptr || info.size == 0 || model->desc->weights_size != code.weights_size)
+    return MOTE_INVALID_ARGUMENT; // nothing to bind, or another code object's model
+  if (size != info.size)
+    return MOTE_WEIGHTS_MISMATCH;
+  if (check_digest) {
+    uint8_t digest[mote::kSha256Size];
+    mote::Sha256 hash;
+    hash.update(static_cast<const uint8_t *>(bytes), size_t(size));
+    hash.finish(digest);
+    if (!bytes_equal(digest, info.digest, sizeof(digest)))
+      return MOTE_WEIGHTS_MISMATCH;
+  }
+  return mote_model_set_weights(model, static_cast<const uint8_t *>(bytes) + code.weights_offset,
+                                code.weights_size);
 }
 
 } // extern "C"

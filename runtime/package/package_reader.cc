@@ -84,7 +84,9 @@ mote_status read_code(const Reader &reader, const Table &code, mote_package_code
       !read_string(reader, code, kCodeFeatures, &out->features) ||
       !reader.vector(code, kCodeElf, 1, &elf) ||
       !reader.scalar(code, kCodeDescriptorOffset, 8, 0, &out->descriptor_offset) ||
-      !reader.scalar(code, kCodeEntryOffset, 8, 0, &out->entry_offset))
+      !reader.scalar(code, kCodeEntryOffset, 8, 0, &out->entry_offset) ||
+      !reader.scalar(code, kCodeWeightsOffset, 8, 0, &out->weights_offset) ||
+      !reader.scalar(code, kCodeWeightsSize, 8, 0, &out->weights_size))
     return kMalformed;
   if (out->triple[0] == 0 || elf.count == 0)
     return kMalformed;
@@ -93,25 +95,25 @@ mote_status read_code(const Reader &reader, const Table &code, mote_package_code
   return MOTE_OK;
 }
 
-mote_status read_code_constants(const Reader &reader, const Table &root, const Table &code,
-                                CodeConstants *out) {
-  uint64_t index, offset;
-  Vector blobs;
-  if (!reader.scalar(code, kCodeConstantsBlob, 4, 0xffffffffu, &index) ||
-      !reader.scalar(code, kCodeConstantsOffset, 8, 0, &offset) ||
-      !reader.vector(root, kPackageConstants, 4, &blobs))
+mote_status read_weights(const Reader &reader, const Table &root, WeightsInfo *out) {
+  Vector embedded, digest;
+  uint64_t size;
+  if (!reader.vector(root, kPackageWeights, 1, &embedded) ||
+      !read_string(reader, root, kPackageWeightsFile, &out->file) ||
+      !reader.scalar(root, kPackageWeightsSize, 8, 0, &size) ||
+      !reader.vector(root, kPackageWeightsDigest, 1, &digest))
     return kMalformed;
-  *out = CodeConstants();
-  if (index == 0xffffffffu) // -1: none
-    return MOTE_OK;
-  Table blob;
-  Vector bytes;
-  if (index >= blobs.count || !reader.vector_table(blobs, uint32_t(index), &blob) ||
-      !reader.vector(blob, kBlobBytes, 1, &bytes) || bytes.count == 0)
+  out->size = size;
+  out->embedded = embedded.count ? reader.data() + embedded.data : nullptr;
+  out->digest = digest.count ? reader.data() + digest.data : nullptr;
+  // Weights are either in the package (64-byte aligned within it) or in a
+  // named file; either way with a digest.
+  const bool in_file = out->file[0] != 0;
+  if (size == 0)
+    return embedded.count == 0 && !in_file ? MOTE_OK : kMalformed;
+  if (digest.count != 32 ||
+      (in_file ? embedded.count != 0 : embedded.count != size || (embedded.data & 63u) != 0))
     return kMalformed;
-  out->bytes = reader.data() + bytes.data;
-  out->size = bytes.count;
-  out->offset = offset;
   return MOTE_OK;
 }
 
@@ -129,8 +131,7 @@ mote_status verify_package_body(const uint8_t *buffer, uint32_t size, uint32_t *
       !sub_table(reader, root, kPackageSignature, &signature, &has_signature) ||
       !sub_table(reader, root, kPackageMemory, &memory, &has_memory))
     return kMalformed;
-  if (version < MOTE_PACKAGE_FORMAT_VERSION_OLDEST || version > MOTE_PACKAGE_FORMAT_VERSION ||
-      !has_signature || !has_memory)
+  if (version != MOTE_PACKAGE_FORMAT_VERSION || !has_signature || !has_memory)
     return kMalformed;
   if (mote_status status = verify_tensors(reader, signature, kSignatureArgs))
     return status;
@@ -140,16 +141,12 @@ mote_status verify_package_body(const uint8_t *buffer, uint32_t size, uint32_t *
       !reader.scalar(memory, kMemoryScratchAlignment, 4, 16, &scratch_alignment) ||
       scratch_alignment == 0 || (scratch_alignment & (scratch_alignment - 1)) != 0)
     return kMalformed;
-  Vector codes, blobs;
-  if (!reader.vector(root, kPackageCodeObjects, 4, &codes) ||
-      !reader.vector(root, kPackageConstants, 4, &blobs))
+  WeightsInfo weights;
+  if (mote_status status = read_weights(reader, root, &weights))
+    return status;
+  Vector codes;
+  if (!reader.vector(root, kPackageCodeObjects, 4, &codes))
     return kMalformed;
-  for (uint32_t i = 0; i < blobs.count; ++i) {
-    Table blob;
-    Vector bytes;
-    if (!reader.vector_table(blobs, i, &blob) || !reader.vector(blob, kBlobBytes, 1, &bytes))
-      return kMalformed;
-  }
   for (uint32_t i = 0; i < codes.count; ++i) {
     Table code;
     mote_package_code info;
@@ -157,9 +154,11 @@ mote_status verify_package_body(const uint8_t *buffer, uint32_t size, uint32_t *
       return kMalformed;
     if (mote_status status = read_code(reader, code, &info))
       return status;
-    CodeConstants constants;
-    if (mote_status status = read_code_constants(reader, root, code, &constants))
-      return status;
+    // Each code object's weights lie inside the package's, aligned.
+    if (info.weights_size && (info.weights_offset > weights.size ||
+                              info.weights_size > weights.size - info.weights_offset ||
+                              (info.weights_offset & 63u) != 0))
+      return kMalformed;
   }
   *out_root = root.pos;
   return MOTE_OK;

@@ -25,25 +25,31 @@ enum CodeObjectField {
   kCodeElf,
   kCodeDescriptorOffset,
   kCodeEntryOffset,
-  kCodeConstantsBlob,
-  kCodeConstantsOffset
+  kCodeWeightsOffset,
+  kCodeWeightsSize
 };
-enum ConstantBlobField { kBlobBytes };
 enum PackageField {
   kPackageFormatVersion,
   kPackageModelName,
   kPackageSignature,
   kPackageMemory,
   kPackageCodeObjects,
-  kPackageConstants
+  kPackageWeights,
+  kPackageWeightsFile,
+  kPackageWeightsSize,
+  kPackageWeightsDigest
 };
 
-/// The constant blob a code object's loader copies into its image.
-struct CodeConstants {
-  const uint8_t *bytes = nullptr; ///< null when the code object has none
+/// Where a package's weights are, after verification: `embedded` inside the
+/// buffer, or a file of `size` bytes named `file` with SHA-256 `digest`.
+struct WeightsInfo {
+  const uint8_t *embedded = nullptr;
   uint64_t size = 0;
-  uint64_t offset = 0; ///< image address of the region it goes to
+  const char *file = "";
+  const uint8_t *digest = nullptr; ///< 32 bytes
 };
+mote_status read_weights(const flatbuffer::Reader &reader, const flatbuffer::Table &root,
+                         WeightsInfo *out);
 
 /// Verifies the flatbuffer of a package (after the header) against the
 /// schema and the runtime's limits. MOTE_OK or MOTE_PACKAGE_MALFORMED.
@@ -53,9 +59,6 @@ mote_status read_tensor(const flatbuffer::Reader &reader, const flatbuffer::Tabl
                         mote_package_tensor *out);
 mote_status read_code(const flatbuffer::Reader &reader, const flatbuffer::Table &code,
                       mote_package_code *out);
-/// The blob `code` (a code object of the package whose root is `root`) names.
-mote_status read_code_constants(const flatbuffer::Reader &reader, const flatbuffer::Table &root,
-                                const flatbuffer::Table &code, CodeConstants *out);
 
 } // namespace mote::package_reader
 

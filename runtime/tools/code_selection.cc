@@ -3,87 +3,21 @@
 #include "code_selection.h"
 
 #include "mote/cpu_features.h"
-
-#if defined(__linux__) && (defined(__aarch64__) || defined(__riscv))
-#include <sys/auxv.h>
-#endif
-#if defined(__x86_64__)
-#include <cpuid.h>
-#endif
+#include "mote/machine.h"
 
 namespace mote::run {
 
-const char *machineTriple() {
-#if defined(__x86_64__) && defined(__linux__) && !defined(__ANDROID__)
-  return "x86_64-linux-gnu";
-#elif defined(__aarch64__) && defined(__ANDROID__)
-  return "aarch64-linux-android";
-#elif defined(__aarch64__) && defined(__linux__)
-  return "aarch64-linux-gnu";
-#elif defined(__riscv) && __riscv_xlen == 64 && defined(__linux__)
-  return "riscv64-linux-gnu";
-#else
-  return "";
-#endif
-}
+// The probes are the runtime's (mote/machine.h); these wrap them for C++.
+const char *machineTriple() { return mote_machine_triple(); }
 
 std::vector<FeatureProbe> machineFeatureProbes() {
   std::vector<FeatureProbe> probes;
-#if defined(__x86_64__)
-  __builtin_cpu_init();
-  unsigned eax = 0, ebx = 0, ecx1 = 0, edx = 0, ecxExtended = 0;
-  __get_cpuid(1, &eax, &ebx, &ecx1, &edx);
-  __get_cpuid(0x80000001u, &eax, &ebx, &ecxExtended, &edx);
-  probes = {
-      {"sse3", bool(__builtin_cpu_supports("sse3"))},
-      {"ssse3", bool(__builtin_cpu_supports("ssse3"))},
-      {"sse4.1", bool(__builtin_cpu_supports("sse4.1"))},
-      {"sse4.2", bool(__builtin_cpu_supports("sse4.2"))},
-      {"popcnt", bool(__builtin_cpu_supports("popcnt"))},
-      {"avx", bool(__builtin_cpu_supports("avx"))},
-      {"avx2", bool(__builtin_cpu_supports("avx2"))},
-      {"fma", bool(__builtin_cpu_supports("fma"))},
-      {"f16c", bool(ecx1 & (1u << 29))}, // CPUID.1:ECX
-      {"bmi", bool(__builtin_cpu_supports("bmi"))},
-      {"bmi2", bool(__builtin_cpu_supports("bmi2"))},
-      {"lzcnt", bool(ecxExtended & (1u << 5))}, // CPUID.80000001h:ECX (ABM)
-      {"movbe", bool(ecx1 & (1u << 22))},       // CPUID.1:ECX
-      {"avx512f", bool(__builtin_cpu_supports("avx512f"))},
-      {"avx512bw", bool(__builtin_cpu_supports("avx512bw"))},
-      {"avx512dq", bool(__builtin_cpu_supports("avx512dq"))},
-      {"avx512vl", bool(__builtin_cpu_supports("avx512vl"))},
-      {"avx512cd", bool(__builtin_cpu_supports("avx512cd"))},
-      {"avx512vnni", bool(__builtin_cpu_supports("avx512vnni"))},
-      {"avx512bf16", bool(__builtin_cpu_supports("avx512bf16"))},
-  };
-#elif defined(__aarch64__) && defined(__linux__)
-  // Linux on AArch64 always has FP and Advanced SIMD; the rest the kernel
-  // reports in AT_HWCAP (bit numbers from <asm/hwcap.h>).
-  unsigned long hwcap = getauxval(AT_HWCAP);
-  probes = {
-      {"fp-armv8", true},
-      {"neon", true},
-      {"crc", bool(hwcap & (1ul << 7))},
-      {"lse", bool(hwcap & (1ul << 8))},
-      {"fullfp16", bool(hwcap & (1ul << 10))},
-      {"dotprod", bool(hwcap & (1ul << 20))},
-      {"sve", bool(hwcap & (1ul << 22))},
-  };
-#elif defined(__riscv) && defined(__linux__)
-  // The kernel reports single-letter extensions as bits of AT_HWCAP.
-  unsigned long hwcap = getauxval(AT_HWCAP);
-  for (char letter : {'m', 'a', 'f', 'd', 'c', 'v'})
-    probes.push_back({std::string(1, letter), bool(hwcap & (1ul << (letter - 'a')))});
-  // The vector registers' width: vlenb is readable only with V.
-  unsigned long vectorBits = 0;
-  if (hwcap & (1ul << ('v' - 'a'))) {
-    unsigned long bytes = 0;
-    __asm__ volatile(".option push\n.option arch, +v\ncsrr %0, vlenb\n.option pop" : "=r"(bytes));
-    vectorBits = bytes * 8;
+  for (uint32_t i = 0; i < mote_machine_feature_count(); ++i) {
+    const char *name = nullptr;
+    int present = 0;
+    if (mote_machine_feature(i, &name, &present) == MOTE_OK)
+      probes.push_back({name, present != 0});
   }
-  for (unsigned long bits : {256ul, 512ul, 1024ul})
-    probes.push_back({"zvl" + std::to_string(bits) + "b", vectorBits >= bits});
-#endif
   return probes;
 }
 

@@ -2,9 +2,9 @@
 //
 // A fat package holds code for several triples and CPU feature sets; the
 // one to load is the one built for this program's own triple whose required
-// features the CPU has. The triple comes from the compiler that built
-// mote-run; the features from the kernel (AT_HWCAP) or cpuid, so a riscv64
-// machine without the vector extension falls back to the plain code.
+// features the CPU has. The triple and the features come from the runtime's
+// probes (mote/machine.h), so a riscv64 machine without the vector
+// extension falls back to the plain code.
 //
 //===----------------------------------------------------------------------===//
 #ifndef MOTE_RUNTIME_TOOLS_CODE_SELECTION_H

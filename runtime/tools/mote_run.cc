@@ -16,12 +16,15 @@
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
+#include <new>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "code_selection.h"
+#include "file_io.h"
 #include "host_code_memory.h"
+#include "mapped_file.h"
 #include "mote/mote.h"
 #include "mote/package.h"
 #include "mote_host.h"
@@ -35,12 +38,19 @@ using namespace mote::run;
 constexpr int kExitOk = 0;
 constexpr int kExitBadInput = 1;
 constexpr int kExitBadCommandLine = 2;
-constexpr int kExitNoCode = 3;
+constexpr int kExitCannotRunHere = 3; // no code for this machine, or too little memory
 constexpr int kExitModelFailed = 4;
+
+// The largest package file: what the format's 32-bit offsets allow.
+constexpr uint64_t kMaxPackageBytes = 0x7fffffffu;
+// Room for a .npy header beyond the data it describes (numpy.save pads
+// headers to 64 bytes; a rank-255 shape still fits in a few KiB).
+constexpr uint64_t kNpyHeaderAllowance = 1u << 20;
 
 constexpr const char kUsage[] =
     "usage: mote-run model.mote [--input x.npy]... [--output y.npy]...\n"
     "                [--bench N] [--threads K] [--features +a,+b] [--verbose]\n"
+    "                [--weights model.weights] [--unchecked-weights]\n"
     "       mote-run --cpu-features   (what code selection sees on this machine)\n"
     "  --input     a .npy file for the next argument, in order (bf16 reads float32)\n"
     "  --output    where to write the next result (bf16 is written as float32);\n"
@@ -49,8 +59,11 @@ constexpr const char kUsage[] =
     "              'latency_ms min=<x> median=<y> runs=<N>'\n"
     "  --threads K threads for parallel loops (default 1; 0 = one per CPU)\n"
     "  --features  CPU features to assume instead of the detected ones\n"
+    "  --weights   the package's weights file (default: the one it names, next to it)\n"
+    "  --unchecked-weights  skip the weights file's SHA-256 check (its size still is)\n"
+    "An aliased result (input_output_alias) is written over its input's memory.\n"
     "exit: 0 ok, 1 bad input or package, 2 bad command line, 3 no code for\n"
-    "      this machine, 4 the model failed\n";
+    "      this machine or not enough memory for the model, 4 the model failed\n";
 
 struct Options {
   const char *package = nullptr;
@@ -58,6 +71,8 @@ struct Options {
   long bench = 0;
   long threads = 1;
   const char *features = nullptr;
+  const char *weights = nullptr;
+  bool checkWeights = true;
   bool verbose = false;
 };
 
@@ -125,6 +140,11 @@ int parseOptions(int argc, char **argv, Options *options) {
       if (!next(&text) || !parseCount(text, MOTE_HOST_MAX_THREADS, &options->threads))
         return fail(kExitBadCommandLine,
                     "--threads needs a count from 0 to " + std::to_string(MOTE_HOST_MAX_THREADS));
+    } else if (arg == "--weights") {
+      if (!next(&options->weights))
+        return fail(kExitBadCommandLine, "--weights needs a file");
+    } else if (arg == "--unchecked-weights") {
+      options->checkWeights = false;
     } else if (arg == "--features") {
       if (!next(&options->features))
         return fail(kExitBadCommandLine, "--features needs a list such as +v");
@@ -153,8 +173,8 @@ std::string describeTensor(const mote_tensor_info &info) {
   return out + "]";
 }
 
-std::string describeNpy(const NpyArray &array) {
-  std::string out = npyTypeName(array.element_type);
+std::string describeNpy(const mote::npy::Array &array) {
+  std::string out = mote::npy::dtypeName(array.element_type);
   out += "[";
   for (size_t d = 0; d < array.dims.size(); ++d)
     out += (d ? "," : "") + std::to_string(array.dims[d]);
@@ -166,10 +186,16 @@ std::string describeNpy(const NpyArray &array) {
 bool bindInput(const char *path, uint32_t index, const mote_tensor_info &info,
                std::vector<uint8_t> *out, std::string *error) {
   std::vector<uint8_t> bytes;
-  NpyArray array;
+  mote::npy::Array array;
   std::string problem;
-  if (!readFile(path, &bytes, &problem) || !decodeNpy(bytes, &array, &problem)) {
+  // bf16 arrives as float32: twice the bytes the argument holds.
+  uint64_t data_bytes = info.byte_size * (info.element_type == MOTE_BF16 ? 2 : 1);
+  if (!mote::io::readWholeFile(path, data_bytes + kNpyHeaderAllowance, &bytes, &problem) ||
+      !mote::npy::decode(bytes.data(), bytes.size(), &array, &problem)) {
     *error = std::string(path) + ": " + problem;
+    if (problem.compare(0, 9, "too large") == 0)
+      *error += " for argument " + std::to_string(index) + " ('" + info.name + "', " +
+                describeTensor(info) + ")";
     return false;
   }
   bool dims_match =
@@ -208,7 +234,7 @@ bool bindInput(const char *path, uint32_t index, const mote_tensor_info &info,
     for (size_t i = 0; i < array.data.size() / 4; ++i) {
       float value;
       memcpy(&value, array.data.data() + 4 * i, 4);
-      uint16_t half = bfloat16FromFloat(value);
+      uint16_t half = mote::npy::bfloat16FromFloat(value);
       memcpy(out->data() + 2 * i, &half, 2);
     }
   } else {
@@ -280,16 +306,24 @@ std::string formatElement(uint32_t type, const uint8_t *p) {
   }
 }
 
-void printSummary(uint32_t index, const mote_tensor_info &info, const std::vector<uint8_t> &data) {
+void printSummary(uint32_t index, const mote_tensor_info &info, const uint8_t *data) {
   constexpr uint64_t kShown = 8;
   size_t element = mote_element_size(info.element_type);
   std::string values;
   for (uint64_t i = 0; i < info.element_count && i < kShown; ++i)
-    values += (i ? ", " : "") + formatElement(info.element_type, data.data() + i * element);
+    values += (i ? ", " : "") + formatElement(info.element_type, data + i * element);
   if (info.element_count > kShown)
     values += ", ... (" + std::to_string(info.element_count) + " elements)";
   printf("result %u '%s': %s = [%s]\n", index, info.name, describeTensor(info).c_str(),
          values.c_str());
+}
+
+// Whether a file that is no package is the text of a model: HLO text
+// starts with "HloModule", StableHLO's MLIR holds a "module" or "func.func".
+bool looksLikeModelText(const uint8_t *bytes, size_t size) {
+  std::string head(reinterpret_cast<const char *>(bytes), std::min<size_t>(size, 4096));
+  return head.find("HloModule") != std::string::npos ||
+         head.find("func.func") != std::string::npos || head.find("module @") != std::string::npos;
 }
 
 double nowMs() {
@@ -303,7 +337,9 @@ struct Resources {
   void *code = nullptr;
   size_t code_size = 0;
   mote_host_thread_pool *pool = nullptr;
+  void *memory = nullptr; // the session's arena
   ~Resources() {
+    free(memory);
     if (pool) {
       mote_host_thread_pool_deinit(pool);
       delete pool;
@@ -313,15 +349,56 @@ struct Resources {
   }
 };
 
-int run(const Options &options) {
-  std::vector<uint8_t> package_bytes;
+// Sums sizes without wrapping: SIZE_MAX stands for "more than can exist".
+size_t addSize(size_t a, uint64_t b) { return b > SIZE_MAX - a ? SIZE_MAX : a + size_t(b); }
+
+// The weights file of `package`, by --weights or the name the package gives
+// it (relative to the package's folder), mapped and handed to `model`.
+int bindWeightsFile(const Options &options, const mote_package &package, uint32_t code_index,
+                    MappedFile *file, mote_model *model) {
+  mote_package_weights_info info;
+  if (mote_package_weights(&package, &info) != MOTE_OK || info.size == 0 || info.in_package)
+    return -1;
+  std::string path = options.weights ? options.weights : info.file;
+  if (!options.weights && path[0] != '/') {
+    std::string package_path = options.package;
+    size_t slash = package_path.rfind('/');
+    if (slash != std::string::npos)
+      path = package_path.substr(0, slash + 1) + path;
+  }
   std::string error;
-  if (!readFile(options.package, &package_bytes, &error))
+  if (!file->open(path.c_str(), &error))
+    return fail(kExitBadInput, path + ": " + error +
+                                   " (the package's weights; --weights names "
+                                   "another place)");
+  mote_status status = mote_package_bind_weights(&package, code_index, file->data(), file->size(),
+                                                 options.checkWeights, model);
+  if (status != MOTE_OK)
+    return fail(kExitBadInput, path + ": " + mote_status_message(status));
+  return -1;
+}
+
+int run(const Options &options) {
+  MappedFile package_file, weights_file;
+  std::string error;
+  if (!package_file.open(options.package, &error))
     return fail(kExitBadInput, std::string(options.package) + ": " + error);
   mote_package package;
-  mote_status status = mote_package_open(package_bytes.data(), package_bytes.size(), &package);
+  mote_status status = mote_package_open(package_file.data(), package_file.size(), &package);
+  if (status != MOTE_OK && looksLikeModelText(package_file.data(), package_file.size()))
+    return fail(kExitBadInput, std::string(options.package) +
+                                   ": this is a model's text (HLO or StableHLO), not a .mote "
+                                   "package; compile it first: motec compile " +
+                                   options.package + " -o model.mote");
   if (status != MOTE_OK)
     return fail(kExitBadInput, std::string(options.package) + ": " + mote_status_message(status));
+  // A package file holds one package and nothing else.
+  size_t end = size_t(package.buffer + package.buffer_size - package_file.data());
+  if (end != package_file.size())
+    return fail(kExitBadInput, std::string(options.package) + ": " +
+                                   std::to_string(package_file.size() - end) +
+                                   " bytes after the end of the package (it is " +
+                                   std::to_string(end) + " bytes long)");
 
   const char *triple = machineTriple();
   std::string features = options.features ? options.features : machineFeatures();
@@ -334,8 +411,8 @@ int run(const Options &options) {
       if (mote_package_code_info(&package, i, &code) == MOTE_OK)
         have += std::string("\n  ") + code.triple + " " + code.cpu + " " + code.features;
     }
-    return fail(kExitNoCode, std::string(options.package) + ": no code for this machine (" +
-                                 triple + " " + features + "); the package has:" + have);
+    return fail(kExitCannotRunHere, std::string(options.package) + ": no code for this machine (" +
+                                        triple + " " + features + "); the package has:" + have);
   }
   if (status != MOTE_OK)
     return fail(kExitBadInput, std::string(options.package) + ": " + mote_status_message(status));
@@ -357,6 +434,8 @@ int run(const Options &options) {
                                mote_host_code_make_executable, nullptr, &model);
   if (status != MOTE_OK)
     return fail(kExitBadInput, std::string(options.package) + ": " + mote_status_message(status));
+  if (int code = bindWeightsFile(options, package, code_index, &weights_file, &model); code >= 0)
+    return code;
 
   uint32_t arg_count = mote_model_arg_count(&model);
   uint32_t result_count = mote_model_result_count(&model);
@@ -369,20 +448,19 @@ int run(const Options &options) {
 
   std::vector<std::vector<uint8_t>> inputs(arg_count), results(result_count);
   std::vector<mote_tensor_info> result_info(result_count);
-  size_t memory_size = mote_session_table_size(&model) + mote_model_scratch_size(&model) +
-                       mote_model_scratch_alignment(&model) + 64;
+  size_t memory_size = addSize(mote_session_table_size(&model), mote_model_scratch_size(&model));
+  memory_size = addSize(memory_size, uint64_t(mote_model_scratch_alignment(&model)) + 64);
   for (uint32_t i = 0; i < arg_count; ++i) {
     mote_tensor_info info;
     if (mote_model_arg_info(&model, i, &info) != MOTE_OK ||
         !bindInput(options.inputs[i], i, info, &inputs[i], &error))
       return fail(kExitBadInput, error);
-    memory_size += info.byte_size + MOTE_HOST_ALIGNMENT;
+    memory_size = addSize(addSize(memory_size, info.byte_size), MOTE_HOST_ALIGNMENT);
   }
   for (uint32_t i = 0; i < result_count; ++i) {
     if (mote_model_result_info(&model, i, &result_info[i]) != MOTE_OK)
       return fail(kExitBadInput, "cannot describe result " + std::to_string(i));
-    results[i].resize(result_info[i].byte_size);
-    memory_size += result_info[i].byte_size + MOTE_HOST_ALIGNMENT;
+    memory_size = addSize(addSize(memory_size, result_info[i].byte_size), MOTE_HOST_ALIGNMENT);
   }
 
   // Threads first: the env handed to the session points at the pool.
@@ -398,9 +476,17 @@ int run(const Options &options) {
 
   // One block for the session: its tables, the scratch, and device copies of
   // tensors that cannot be used in place.
-  std::vector<uint64_t> memory((memory_size + 7) / 8);
+  resources.memory = memory_size == SIZE_MAX ? nullptr : calloc(1, memory_size);
+  if (!resources.memory)
+    return fail(kExitCannotRunHere, "not enough memory: the model needs " +
+                                        mote::io::describeBytes(memory_size) +
+                                        " for its scratch arena (" +
+                                        mote::io::describeBytes(mote_model_scratch_size(&model)) +
+                                        ") and tensors, and this machine cannot give them");
+  for (uint32_t i = 0; i < result_count; ++i)
+    results[i].resize(result_info[i].byte_size);
   mote_arena arena;
-  mote_arena_init(&arena, memory.data(), memory.size() * 8);
+  mote_arena_init(&arena, resources.memory, memory_size);
   mote_direct_transfer storage;
   mote_transfer_manager transfer;
   mote_session session;
@@ -409,8 +495,29 @@ int run(const Options &options) {
     status = mote_session_init(&session, &model, &transfer, &env, &arena);
   for (uint32_t i = 0; i < arg_count && status == MOTE_OK; ++i)
     status = mote_session_set_input(&session, i, inputs[i].data(), inputs[i].size());
+  // An aliased result is its input updated in place: it lands in the
+  // input's memory, with no second copy of the state.
+  std::vector<const uint8_t *> result_data(result_count);
+  std::vector<bool> in_place(result_count, false);
+  for (uint32_t i = 0; i < result_count; ++i)
+    result_data[i] = results[i].data();
+  for (uint32_t a = 0; a < mote_model_alias_count(&model) && status == MOTE_OK; ++a) {
+    uint32_t result, arg;
+    int must;
+    status = mote_model_alias(&model, a, &result, &arg, &must);
+    if (status == MOTE_OK)
+      status = mote_session_set_output_in_place(&session, result);
+    if (status == MOTE_OK) {
+      result_data[result] = inputs[arg].data();
+      in_place[result] = true;
+      if (options.verbose)
+        fprintf(stderr, "mote-run: result %u updates input %u in place (%s)\n", result, arg,
+                must ? "must-alias" : "may-alias");
+    }
+  }
   for (uint32_t i = 0; i < result_count && status == MOTE_OK; ++i)
-    status = mote_session_set_output(&session, i, results[i].data(), results[i].size());
+    if (!in_place[i])
+      status = mote_session_set_output(&session, i, results[i].data(), results[i].size());
   if (status != MOTE_OK)
     return fail(kExitModelFailed,
                 std::string("cannot prepare the run: ") + mote_status_message(status));
@@ -438,12 +545,12 @@ int run(const Options &options) {
     const mote_tensor_info &info = result_info[i];
     if (options.outputs.empty()) {
       if (options.bench == 0)
-        printSummary(i, info, results[i]);
+        printSummary(i, info, result_data[i]);
       continue;
     }
-    std::vector<uint8_t> encoded =
-        encodeNpy(info.element_type, info.dims, info.rank, results[i].data(), results[i].size());
-    if (!writeFile(options.outputs[i], encoded, &error))
+    std::vector<uint8_t> encoded = mote::npy::encode(info.element_type, info.dims, info.rank,
+                                                     result_data[i], size_t(info.byte_size));
+    if (!mote::io::writeWholeFile(options.outputs[i], encoded.data(), encoded.size(), &error))
       return fail(kExitBadInput, std::string(options.outputs[i]) + ": " + error);
   }
   return kExitOk;
@@ -451,7 +558,15 @@ int run(const Options &options) {
 
 } // namespace
 
+// Any allocation the checks above did not foresee (a result buffer, a
+// large input) ends here rather than in std::bad_alloc's abort.
+void outOfMemory() {
+  fputs("mote-run: not enough memory for this model on this machine\n", stderr);
+  _Exit(kExitCannotRunHere);
+}
+
 int main(int argc, char **argv) {
+  std::set_new_handler(outOfMemory);
   Options options;
   int code = parseOptions(argc, argv, &options);
   if (code >= 0)

@@ -51,7 +51,38 @@ ENTRY main {
 }
 """
 
+# A scratch arena of 4 GiB (a sort's result) behind a scalar input: what a
+# machine with little memory cannot give.
+HUGE_ARENA_MODEL = """HloModule huge_arena
+
+ENTRY main {
+  p = f32[] parameter(0)
+  b = f32[1073741824] broadcast(p), dimensions={}
+  s = f32[1073741824] sort(b), dimensions={0}, to_apply=less
+  zero = f32[] constant(0)
+  ROOT r = f32[] reduce(s, zero), dimensions={0}, to_apply=add
+}
+
+less {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT lt = pred[] compare(a, b), direction=LT
+}
+
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT sum = f32[] add(a, b)
+}
+"""
+
 failures = []
+
+
+def npy_with_dict(dict_text, data):
+    """A version 1.0 .npy file whose header holds `dict_text` verbatim."""
+    header = dict_text + " " * ((64 - (10 + len(dict_text) + 1) % 64) % 64) + "\n"
+    return b"\x93NUMPY\x01\x00" + len(header).to_bytes(2, "little") + header.encode() + data
 
 HEADER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "include", "mote",
                       "cpu_features.h")
@@ -79,6 +110,9 @@ def main():
     parser.add_argument("--triple", required=True)
     parser.add_argument("--runner", default="")
     parser.add_argument("--vector-runner", default="")
+    parser.add_argument("--sanitized", action="store_true",
+                        help="mote-run is built with sanitizers: skip the memory-limit check "
+                             "(AddressSanitizer reserves more address space than any limit)")
     args = parser.parse_args()
     runner = shlex.split(args.runner)
 
@@ -174,6 +208,55 @@ def main():
         run = mote_run(corrupt, "--input", values, "--input", counts)
         check(run.returncode == 1 and "mote-run: " + corrupt + ": " in run.stderr,
               "truncated package: exit 1 with the status message", run.stderr)
+
+        run = mote_run(hlo, "--input", values, "--input", counts)
+        check(run.returncode == 1 and "not a .mote package; compile it first" in run.stderr,
+              "an HLO file given as the package: exit 1, named as HLO", run.stderr)
+
+        # Files that are not one whole package: refused before anything is
+        # loaded, with what is wrong (a device that never ends was once read
+        # until memory ran out; trailing bytes were ignored).
+        run = mote_run("/dev/zero", "--input", values, "--input", counts)
+        check(run.returncode == 1 and "/dev/zero: cannot read: not a regular file" in run.stderr,
+              "/dev/zero as a package: exit 1, not a regular file", run.stderr)
+        empty = os.path.join(work, "empty.mote")
+        open(empty, "wb").close()
+        run = mote_run(empty, "--input", values, "--input", counts)
+        check(run.returncode == 1 and "empty.mote: empty file" in run.stderr,
+              "empty package: exit 1, empty file", run.stderr)
+        trailing = os.path.join(work, "trailing.mote")
+        open(trailing, "wb").write(open(package, "rb").read() + b"\0" * 16)
+        run = mote_run(trailing, "--input", values, "--input", counts)
+        check(run.returncode == 1 and "16 bytes after the end of the package" in run.stderr,
+              "trailing bytes after a package: exit 1", run.stderr)
+
+        # The .npy reader is motec's: a header dict numpy.save would not
+        # write is an error, not skimmed for the keys it needs.
+        garbage = os.path.join(work, "garbage.npy")
+        open(garbage, "wb").write(npy_with_dict(
+            "{'descr': '<f4', 'fortran_order': False, 'shape': (4, 8), 'junk': [}",
+            bytes(4 * 8 * 4)))
+        run = mote_run(package, "--input", garbage, "--input", counts)
+        check(run.returncode == 1 and "bad .npy header: unexpected key 'junk'" in run.stderr,
+              "a garbage .npy header dict: exit 1", run.stderr)
+        run = mote_run(package, "--input", "/dev/zero", "--input", counts)
+        check(run.returncode == 1 and "/dev/zero: cannot read: not a regular file" in run.stderr,
+              "/dev/zero as an input: exit 1", run.stderr)
+
+        if not runner and not args.sanitized:
+            # An arena the machine cannot give (here: a 1 GiB address space
+            # for a 4 GiB arena) is a clear error, not std::bad_alloc.
+            huge_hlo = os.path.join(work, "huge.hlo")
+            open(huge_hlo, "w").write(HUGE_ARENA_MODEL)
+            huge = os.path.join(work, "huge.mote")
+            subprocess.run([args.motec, "compile", huge_hlo, f"--target={args.triple}", "-o",
+                            huge], check=True)
+            scalar = os.path.join(work, "scalar.npy")
+            np.save(scalar, np.float32(1))
+            run = subprocess.run(["prlimit", f"--as={1 << 30}", args.mote_run, huge,
+                                  "--input", scalar], capture_output=True, text=True)
+            check(run.returncode == 3 and "not enough memory: the model needs" in run.stderr,
+                  "an arena larger than the machine gives: exit 3", run.stderr)
 
         run = mote_run(package, "--bench", "x")
         check(run.returncode == 2, "bad command line: exit 2", run.stderr)

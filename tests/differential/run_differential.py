@@ -13,8 +13,9 @@ result determines a tiny part only to the precision of the larger one), and
 infinities and NaNs must sit in the same parts. s2/s4/u2/u4 travel as int8/
 uint8 .npy files and compare exactly. Inputs mix random values with the edge cases that break code generators:
 NaN, infinities, signed zeros, subnormals, halfway cases for rounding, and
-INT_MIN/INT_MAX/-1 for integers. A case with `// inputs: seed` uses motec's
-own seeded inputs instead (loop counters and tuple parameters). A case that
+INT_MIN/INT_MAX/-1 for integers; a tuple parameter gets one file per leaf.
+A case with `// inputs: seed` uses motec's own seeded inputs instead (loop
+counters). A case that
 sums floats in a different order than the evaluator (which sums in double)
 states `// sum-error: E`: an element also matches within E times the largest
 magnitude in its result, the way a float sum's error bound scales.
@@ -56,12 +57,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 # not to work yet. An expected failure that passes is reported, so this list
 # stays honest.
 EXPECTED_FAILURES = {
-    ("convert_from_f32", "riscv64-linux-gnu::+v"):
-        "QEMU 7.2 aborts (assertion in decode_save_opc) translating vfncvt.rtz.x.f.w, the RVV "
-        "narrowing conversion f32 -> s8/u8/s16/u16 vectorises to; the scalar build of the same "
-        "case matches",
     ("rng_normal", "riscv64-linux-gnu::+v"):
-        "QEMU 7.2 aborts (the same assertion in decode_save_opc) translating vfcvt.rtz.x.f.v, "
+        "QEMU 7.2 aborts (an assertion in decode_save_opc) translating vfcvt.rtz.x.f.v, "
         "the RVV float -> integer conversion of the inline log's and cos's argument reduction "
         "once the Box-Muller loop is vectorised; the scalar build of the same case matches",
 }
@@ -70,11 +67,6 @@ EXPECTED_FAILURES = {
 # every package target, and a package target also inherits the entries of the
 # target it wraps (the same code runs on the same emulator).
 PACKAGE_PREFIX = "package:"
-EXPECTED_FAILURES.update({
-    ("interface", PACKAGE_PREFIX + "*"):
-        "tuple parameter: the evaluator takes tuples only as its own seeded inputs, which cannot "
-        "be handed to mote-run as .npy files",
-})
 
 
 # Why Cortex-M55 code with MVE floating point (flushes_subnormals) loses f32
@@ -457,9 +449,11 @@ def run_case(motec, case, targets, work, mote_run=None, runner=()):
     seeded = re.search(r"//\s*inputs:\s*seed", text) is not None
     params, results = parse_entry(motec, case)
     name = os.path.splitext(os.path.basename(case))[0]
-    tuple_params = any("{" in p[0] or p[1] is None for p in params)
+    # Parameters `motec check` could not list (long tuple parameters) take
+    # motec's seeded inputs, which need no file per leaf.
+    unlisted_params = any(p[1] is None for p in params)
     input_args = []
-    if seeded or tuple_params:
+    if seeded or unlisted_params:
         input_args = ["--seed", "7"]
     else:
         rng = np.random.default_rng(zlib.crc32(name.encode()))
@@ -536,7 +530,7 @@ def run_case(motec, case, targets, work, mote_run=None, runner=()):
 
     # Packages take .npy files only: seeded cases get seeded-style files.
     package_args = input_args
-    if input_args[:1] == ["--seed"] and not tuple_params and \
+    if input_args[:1] == ["--seed"] and not unlisted_params and \
             any(t.startswith(PACKAGE_PREFIX) for t in targets):
         rng = np.random.default_rng(7)
         package_args = []
@@ -550,8 +544,8 @@ def run_case(motec, case, targets, work, mote_run=None, runner=()):
         tag = re.sub(r"[^A-Za-z0-9]", "_", target)
         actual_paths = outputs(tag)
         if target.startswith(PACKAGE_PREFIX):
-            if tuple_params:
-                failures[target] = "tuple parameters cannot be given as .npy files"
+            if unlisted_params:
+                failures[target] = "parameters motec check does not list cannot be given as files"
                 continue
             if not mote_run:
                 failures[target] = "package targets need --mote-run"

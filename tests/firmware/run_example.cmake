@@ -71,6 +71,21 @@ if(MAP)
       message(FATAL_ERROR "${NAME}: the firmware links ${symbol} (see ${BUILD}/${PROGRAM}.map)")
     endif()
   endforeach()
+  # The model's constants (its weights) stay in flash: its object puts no
+  # byte in .data (copied to RAM at startup) or .bss, only in .text/.rodata.
+  string(REGEX MATCHALL "\n \\.(data|bss)[^ \n]*[ \n]+0x[0-9a-f]+[ ]+0x[0-9a-f]+ [^\n]*_model\\.o"
+         model_ram "${linked}")
+  foreach(entry IN LISTS model_ram)
+    if(NOT entry MATCHES "0x[0-9a-f]+[ ]+0x0+ ")
+      message(FATAL_ERROR "${NAME}: the model puts data in RAM:${entry}")
+    endif()
+  endforeach()
+  string(REGEX MATCHALL "\n \\.rodata[^ \n]*[ \n]+0x[0-9a-f]+[ ]+0x[0-9a-f]+ [^\n]*_model\\.o"
+         model_flash "${linked}")
+  # (Programs that load a model from a package link no model object.)
+  if(linked MATCHES "_model\\.o" AND NOT model_flash)
+    message(FATAL_ERROR "${NAME}: no read-only data of the model in the map")
+  endif()
   if(SIZE)
     execute_process(COMMAND "${SIZE}" "${program}" OUTPUT_VARIABLE size_out)
     message("${size_out}")

@@ -10,7 +10,7 @@ import lit.formats
 
 config.name = "mote"
 config.test_format = lit.formats.ShTest(execute_external=False)
-config.suffixes = [".hlo", ".test"]
+config.suffixes = [".hlo", ".mlir", ".test"]
 config.excludes = ["Inputs", "lit.cfg.py", "lit.site.cfg.py.in", "CMakeLists.txt"]
 config.test_source_root = os.path.dirname(__file__)
 
@@ -31,9 +31,18 @@ config.environment["PATH"] = os.pathsep.join([tools_dir, os.environ.get("PATH", 
 config.environment["FILECHECK_OPTS"] = "--dump-input=fail"
 
 config.substitutions.append(("%motec", motec))
+config.substitutions.append(("%mote_runtime", getattr(config, "mote_runtime", "")))
+if getattr(config, "graphviz", 0):
+    config.available_features.add("graphviz")
 config.substitutions.append(("%python", python))
 config.substitutions.append(("%expect-exit", f"{python} {inputs}/expect_exit.py"))
 config.substitutions.append(("%make-npy", f"{python} {inputs}/npy_tool.py make"))
 config.substitutions.append(("%read-npy", f"{python} {inputs}/npy_tool.py read"))
+config.substitutions.append(("%make-weights", f"{python} {inputs}/weights_tool.py"))
+# mote-run for this machine, and for aarch64 under qemu-user; both next to motec.
+bin_dir = os.path.dirname(motec)
+config.substitutions.append(("%mote-run-aarch64", "qemu-aarch64 -L /usr/aarch64-linux-gnu "
+                             + os.path.join(bin_dir, "mote-run-aarch64-linux-gnu")))
+config.substitutions.append(("%mote-run", os.path.join(bin_dir, "mote-run")))
 config.substitutions.append(("%examples", os.path.join(source_dir, "examples")))
 config.substitutions.append(("%mote_version", getattr(config, "mote_version", "")))

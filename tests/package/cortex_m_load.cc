@@ -66,7 +66,7 @@ int main() {
   }
   const void *args[] = {input};
   void *results[] = {output};
-  mote_call call = {args, results, scratch, nullptr};
+  mote_call call = {args, results, scratch, nullptr, model.weights};
   if (model.entry(&call) != MOTE_CALL_OK) {
     printf("error: the model failed\n");
     return 1;

@@ -66,7 +66,7 @@ int main(int argc, char **argv) {
   void *scratch = std::aligned_alloc(scratch_alignment, scratch_size);
   const void *args[] = {input.data()};
   void *results[] = {output.data()};
-  mote_call call{args, results, scratch, nullptr};
+  mote_call call{args, results, scratch, nullptr, model.weights};
   if (model.entry(&call) != MOTE_CALL_OK) {
     std::fprintf(stderr, "error: the model failed\n");
     return 1;

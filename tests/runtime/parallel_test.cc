@@ -49,7 +49,7 @@ struct Buffers {
     const void *args[] = {x.data(), w.data(), b.data(), big.data()};
     void *results[] = {dense.data(), tanh.data(), planes.data()};
     void *aligned = scratch.data() + (64 - reinterpret_cast<uintptr_t>(scratch.data()) % 64) % 64;
-    mote_call call = {args, results, aligned, env};
+    mote_call call = {args, results, aligned, env, nullptr};
     return parallel_dense_entry(&call);
   }
 };

@@ -26,7 +26,8 @@ TEST_CASE("every status has a message") {
                                MOTE_CODE_IMPORTS,
                                MOTE_MODEL_FAILED,
                                MOTE_DEVICE_ERROR,
-                               MOTE_UNSUPPORTED};
+                               MOTE_UNSUPPORTED,
+                               MOTE_FILE_ERROR};
   for (mote_status code : codes) {
     CAPTURE(code);
     const char *message = mote_status_message(code);

@@ -152,11 +152,19 @@ int main(int argc, char **argv) {
   }
   /* Scratch is garbage to the model: make it visibly so. */
   memset(scratch, 0x5a, (size_t)model->scratch_size);
+  /* An aliased result is its argument updated in place: one buffer. */
+  for (i = 0; i < model->alias_count; ++i) {
+    const mote_alias_desc *alias =
+        (const mote_alias_desc *)((const char *)model + model->aliases_offset) + i;
+    const mote_tensor_desc *tensor = tensorAt(model, model->args_offset, alias->arg);
+    memcpy(results[alias->result], args[alias->arg], (size_t)tensor->byte_size);
+  }
 
   call.args = args;
   call.results = results;
   call.scratch = scratch;
   call.env = NULL;
+  call.weights = NULL; /* objects carry their constants */
   status = MODEL_ENTRY(&call);
   if (status != MOTE_CALL_OK) {
     fprintf(stderr, "mote-run: the entry function returned status %ld\n", (long)status);

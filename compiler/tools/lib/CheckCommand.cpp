@@ -7,9 +7,10 @@
 namespace mote::tools {
 
 ExitCode runCheck(const CheckOptions &options, llvm::raw_ostream &out, llvm::raw_ostream &errs) {
-  auto module = loadModuleReportingErrors(options.modulePath, errs);
+  ExitCode failure;
+  auto module = loadModuleReportingErrors(options.modulePath, errs, &failure);
   if (!module)
-    return ExitInvalidInput;
+    return failure;
   printModuleSummary(*module, out);
   return ExitOk;
 }

@@ -11,6 +11,7 @@
 
 #include "ExitCodes.h"
 #include "InputGenerator.h"
+#include "ParameterBinding.h"
 
 #include "llvm/Support/raw_ostream.h"
 
@@ -44,12 +45,14 @@ struct TargetOptions {
 /// `motec eval model.hlo [--input a.npy]... [--output r.npy]... [--target=T]`.
 struct EvalOptions {
   std::string modulePath;
+  InterfaceFlags interface;             ///< --params, --outputs
   std::vector<std::string> inputPaths;  ///< one per entry parameter, or none
   std::vector<std::string> outputPaths; ///< one per result leaf, or none
   uint64_t seed = kDefaultInputSeed;    ///< for generated inputs
   bool printFull = false;
   uint64_t maxWhileIterations = uint64_t(1) << 31;
-  std::string saveInputsDir; ///< if set, arguments go to <dir>/input<N>.npy
+  uint64_t maxLoopInstructions = uint64_t(1) << 24; ///< EvaluatorOptions::maxLoopInstructions
+  std::string saveInputsDir;                        ///< if set, arguments go to <dir>/input<N>.npy
   /// One target (none: the build machine's, as for `motec run`): dots and
   /// convolutions sum the way code compiled for it does.
   TargetOptions target;
@@ -61,20 +64,27 @@ ExitCode runEval(const EvalOptions &options, llvm::raw_ostream &out, llvm::raw_o
 /// to `out` exactly ("-" or no -o: standard output, except for objects).
 struct CompileCommandOptions {
   std::string modulePath;
+  InterfaceFlags interface; ///< --params, --outputs
   TargetOptions target;
   std::string name;       ///< symbol prefix; empty: from the module's name
   std::string outputPath; ///< required without --emit
   std::string emit;       ///< "", "obj", "asm", "llvm", "hlo", "header" or "package"
+  /// Packages only: write the weights to this file instead of the package.
+  std::string weightsFile;
 };
 ExitCode runCompile(const CompileCommandOptions &options, llvm::raw_ostream &out,
                     llvm::raw_ostream &errs);
 
-/// `motec report model.hlo [--target=T] [--json]`: ops, the memory plan,
-/// constants, and per-target object sizes.
+/// `motec report model.hlo [--target=T] [--json] [--graph=g.svg]
+/// [--memory=m.svg]`: ops, the memory plan, constants, per-target object
+/// sizes, and pictures of the graph and the plan (ReportPictures.h).
 struct ReportOptions {
   std::string modulePath;
-  TargetOptions target; ///< empty triples: no per-target sizes
+  InterfaceFlags interface; ///< --params, --outputs
+  TargetOptions target;     ///< empty triples: no per-target sizes
   bool json = false;
+  std::string graphPath;  ///< the computation after the passes (.svg, .png or .dot)
+  std::string memoryPath; ///< the memory plan (.svg)
 };
 ExitCode runReport(const ReportOptions &options, llvm::raw_ostream &out, llvm::raw_ostream &errs);
 
@@ -83,6 +93,7 @@ ExitCode runReport(const ReportOptions &options, llvm::raw_ostream &out, llvm::r
 /// prints the result exactly as `motec eval` does.
 struct RunOptions {
   std::string modulePath;
+  InterfaceFlags interface; ///< --params, --outputs
   TargetOptions target;
   std::vector<std::string> inputPaths;
   std::vector<std::string> outputPaths;

@@ -2,19 +2,21 @@
 
 #include "Commands.h"
 #include "ModuleFile.h"
+#include "Progress.h"
 #include "RunCompile.h"
 
 #include "Toolchain.h"
 
 #include "hlo/Printer.h"
-#include "passes/Passes.h"
 #include "output/HeaderWriter.h"
 #include "output/ObjectEmitter.h"
 #include "output/PackageWriter.h"
+#include "passes/Passes.h"
 
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
 
 #include <algorithm>
@@ -88,6 +90,17 @@ std::string findLibgcc(const target::TargetSpec &spec) {
   return llvm::sys::fs::exists(path) ? path : "";
 }
 
+/// `path` as seen from the folder of `package`: its file name when both
+/// are in one folder, else `path` made absolute.
+std::string relativeTo(llvm::StringRef path, llvm::StringRef package) {
+  llvm::SmallString<256> file(path), folder(llvm::sys::path::parent_path(package));
+  llvm::sys::fs::make_absolute(file);
+  llvm::sys::fs::make_absolute(folder);
+  if (llvm::sys::path::parent_path(file) == folder)
+    return llvm::sys::path::filename(file).str();
+  return file.str().str();
+}
+
 /// What a package carries code for: each target as given, or, when neither
 /// --cpu nor --features is, each of its package levels (TargetInfo) whose
 /// code the loader can tell apart from the levels below it: a level whose
@@ -135,8 +148,8 @@ std::vector<target::TargetSpec> packageSpecs(const CompileCommandOptions &option
 }
 
 /// `motec compile ... -o model.mote`: one code object per target (and, by
-/// default, per feature level: packageSpecs) in one package, the large
-/// constants stored once for all code objects that have the same ones.
+/// default, per feature level: packageSpecs) in one package; code objects
+/// whose weights are the same bytes share one copy of them.
 ExitCode writePackageOutput(const CompileCommandOptions &options,
                             const std::vector<target::TargetSpec> &targets,
                             llvm::StringRef outputPath, llvm::raw_ostream &out,
@@ -146,16 +159,23 @@ ExitCode writePackageOutput(const CompileCommandOptions &options,
     return ExitBadCommandLine;
   }
   output::PackageContents contents;
+  // The weights blobs refer to the modules' constants: both live to the end.
+  std::vector<std::unique_ptr<hlo::Module>> modules;
+  std::vector<std::unique_ptr<codegen::WeightsBlob>> blobs;
   for (const target::TargetSpec &spec : packageSpecs(options, targets, errs)) {
     // Compiling changes the module in place: each target starts from the file.
-    auto module = loadModuleReportingErrors(options.modulePath, errs);
-    if (!module)
-      return ExitInvalidInput;
-    auto compiled =
-        compileForTarget(*module, spec, options.name, errs, options.target, /*forPackage=*/true);
+    LoadedModule loaded = loadModelWithInterface(options.modulePath, options.interface, errs);
+    if (!loaded.module)
+      return loaded.failure;
+    modules.push_back(std::move(loaded.module));
+    hlo::Module *module = modules.back().get();
+    auto compiled = compileForTarget(*module, spec, options.name, errs, options.target,
+                                     /*weightsOutsideCode=*/true);
     if (auto *code = std::get_if<ExitCode>(&compiled))
       return *code;
     auto &model = std::get<output::CompiledModel>(compiled);
+    blobs.push_back(std::move(model.weights));
+    commandProgress().phase("object code", spec.triple);
     auto object = output::emitModule(*model.module, *model.machine, output::EmitKind::Object);
     if (!object) {
       errs << "error: " << llvm::toString(object.takeError()) << '\n';
@@ -168,6 +188,7 @@ ExitCode writePackageOutput(const CompileCommandOptions &options,
     inputs.machine = model.machine.get();
     if (std::string libgcc = findLibgcc(spec); !libgcc.empty())
       inputs.archives.push_back(libgcc);
+    commandProgress().phase("link", spec.triple);
     auto code = output::linkCodeObject(inputs);
     if (!code) {
       errs << "error: " << spec.triple << ": " << llvm::toString(code.takeError()) << '\n';
@@ -182,11 +203,43 @@ ExitCode writePackageOutput(const CompileCommandOptions &options,
         std::max(contents.signature.scratchSize, model.signature.scratchSize);
     contents.signature.scratchAlignment =
         std::max(contents.signature.scratchAlignment, model.signature.scratchAlignment);
-    contents.codes.push_back({spec.triple, spec.cpu, model.signature.features, std::move(*code),
-                              std::move(model.sharedConstants)});
+    contents.codes.push_back(
+        {spec.triple, spec.cpu, model.signature.features, std::move(*code), blobs.back().get()});
   }
-  return writeOutput(outputPath, output::writePackage(contents), out, errs) ? ExitOk
-                                                                            : ExitInvalidInput;
+  // The format's offsets are 32-bit: code objects (constants included) and
+  // the tables around them must fit in 2 GiB, which the signature's few
+  // tensors leave ample room for within the margin below.
+  constexpr uint64_t kMaxPackageBytes = 0x7fffffffu, kTableMargin = uint64_t(16) << 20;
+  uint64_t codeBytes = 0;
+  for (const output::PackageCode &code : contents.codes)
+    codeBytes += code.code.elf.size();
+  if (codeBytes > kMaxPackageBytes - kTableMargin) {
+    errs << "error: the package's code objects take " << codeBytes
+         << " bytes; a package holds at most 2 GiB (its offsets are 32-bit): compile fewer "
+            "targets into one package\n";
+    return ExitUnsupported;
+  }
+  commandProgress().phase("write package", "");
+  if (options.weightsFile.empty())
+    return writeOutput(outputPath, output::writePackage(contents), out, errs) ? ExitOk
+                                                                              : ExitInvalidInput;
+  // The package names its weights file relative to its own folder.
+  contents.weightsFile = relativeTo(options.weightsFile, outputPath);
+  std::error_code error;
+  llvm::raw_fd_ostream weights(options.weightsFile, error, llvm::sys::fs::OF_None);
+  if (error) {
+    errs << "error: cannot write '" << options.weightsFile << "': " << error.message() << '\n';
+    return ExitInvalidInput;
+  }
+  std::string package = output::writePackage(contents, &weights);
+  weights.close();
+  if (weights.has_error()) {
+    errs << "error: cannot write '" << options.weightsFile << "': " << weights.error().message()
+         << '\n';
+    weights.clear_error();
+    return ExitInvalidInput;
+  }
+  return writeOutput(outputPath, package, out, errs) ? ExitOk : ExitInvalidInput;
 }
 
 } // namespace
@@ -205,6 +258,10 @@ ExitCode runCompile(const CompileCommandOptions &options, llvm::raw_ostream &out
     emit = Emit::Package;
   if (*emit == Emit::Package && outputPath.empty()) {
     errs << "error: no output file: give -o <path>.mote\n";
+    return ExitBadCommandLine;
+  }
+  if (!options.weightsFile.empty() && *emit != Emit::Package) {
+    errs << "error: --weights-file is for packages: give -o <path>.mote\n";
     return ExitBadCommandLine;
   }
   if (outputPath.empty()) {
@@ -231,9 +288,10 @@ ExitCode runCompile(const CompileCommandOptions &options, llvm::raw_ostream &out
     return ExitBadCommandLine;
   }
 
-  auto module = loadModuleReportingErrors(options.modulePath, errs);
-  if (!module)
-    return ExitInvalidInput;
+  LoadedModule loaded = loadModelWithInterface(options.modulePath, options.interface, errs);
+  if (!loaded.module)
+    return loaded.failure;
+  std::unique_ptr<hlo::Module> &module = loaded.module;
   auto compiled = compileForTarget(*module, specs.front(), options.name, errs, options.target);
   if (auto *code = std::get_if<ExitCode>(&compiled))
     return *code;
@@ -251,7 +309,7 @@ ExitCode runCompile(const CompileCommandOptions &options, llvm::raw_ostream &out
       module->setEntryComputationLayout(std::move(layout));
     }
     return writeOutput(outputPath, hlo::printModule(*module), out, errs) ? ExitOk
-                                                                        : ExitInvalidInput;
+                                                                         : ExitInvalidInput;
   }
   if (*emit == Emit::Header)
     return writeOutput(outputPath, output::writeHeader(model.signature), out, errs)
@@ -260,6 +318,7 @@ ExitCode runCompile(const CompileCommandOptions &options, llvm::raw_ostream &out
   output::EmitKind kind = *emit == Emit::Assembly ? output::EmitKind::Assembly
                           : *emit == Emit::LlvmIr ? output::EmitKind::LlvmIr
                                                   : output::EmitKind::Object;
+  commandProgress().phase("object code", "");
   auto bytes = output::emitModule(*model.module, *model.machine, kind);
   if (!bytes) {
     errs << "error: " << llvm::toString(bytes.takeError()) << '\n';

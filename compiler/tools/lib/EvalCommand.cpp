@@ -1,5 +1,6 @@
 //===- EvalCommand.cpp - motec eval ---------------------------------------===//
 
+#include "CheckVerdicts.h"
 #include "Commands.h"
 #include "EntrySignature.h"
 #include "InputBinding.h"
@@ -37,9 +38,10 @@ llvm::Error saveLeaves(const Literal &value, llvm::StringRef dir, size_t &next) 
 } // namespace
 
 ExitCode runEval(const EvalOptions &options, llvm::raw_ostream &out, llvm::raw_ostream &errs) {
-  auto module = loadModuleReportingErrors(options.modulePath, errs);
-  if (!module)
-    return ExitInvalidInput;
+  LoadedModule loaded = loadModelWithInterface(options.modulePath, options.interface, errs);
+  if (!loaded.module)
+    return loaded.failure;
+  std::unique_ptr<hlo::Module> &module = loaded.module;
   const llvm::SourceMgr *sources = module->sourceManager().get();
   if (llvm::Error error = eval::checkEvaluable(*module)) {
     hlo::printError(std::move(error), sources, errs);
@@ -52,17 +54,17 @@ ExitCode runEval(const EvalOptions &options, llvm::raw_ostream &out, llvm::raw_o
       return ExitInvalidInput;
     }
 
-  std::vector<NamedLeaf> results = resultLeaves(entry);
+  std::vector<NamedLeaf> results = ownResultLeaves(loaded);
   if (!options.outputPaths.empty() && options.outputPaths.size() != results.size()) {
     errs << "error: the result has " << results.size() << " array(s) in flattened tuple order but "
          << options.outputPaths.size() << " --output file(s) were given\n";
     for (size_t i = 0; i < results.size(); ++i)
       errs << "note: result " << i << ": " << results[i].name << ": "
            << results[i].shape.toString(false) << '\n';
-    return ExitInvalidInput;
+    return ExitBadCommandLine;
   }
 
-  auto prepared = prepareEntryArguments(entry, options.inputPaths, options.seed, errs);
+  auto prepared = prepareArguments(loaded, options.inputPaths, options.seed, errs);
   if (auto *code = std::get_if<ExitCode>(&prepared))
     return *code;
   auto &arguments = std::get<std::vector<Literal>>(prepared);
@@ -86,6 +88,7 @@ ExitCode runEval(const EvalOptions &options, llvm::raw_ostream &out, llvm::raw_o
   }
   eval::EvaluatorOptions evaluatorOptions;
   evaluatorOptions.maxWhileIterations = options.maxWhileIterations;
+  evaluatorOptions.maxLoopInstructions = options.maxLoopInstructions;
   evaluatorOptions.contraction = codegen::contractionArithmetic(targets.front());
   eval::Evaluator evaluator(*module, evaluatorOptions);
   auto result = evaluator.run(arguments);
@@ -94,7 +97,11 @@ ExitCode runEval(const EvalOptions &options, llvm::raw_ostream &out, llvm::raw_o
     return ExitInvalidInput;
   }
 
-  return printAndWriteResult(*result, results, options.outputPaths, options.printFull, out, errs);
+  bool passed;
+  Literal own = takeCheckVerdicts(std::move(*result), loaded, passed, errs);
+  ExitCode code =
+      printAndWriteResult(own, results, options.outputPaths, options.printFull, out, errs);
+  return code == ExitOk && !passed ? ExitInvalidInput : code;
 }
 
 } // namespace mote::tools

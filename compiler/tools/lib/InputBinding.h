@@ -26,6 +26,11 @@ std::string describeParameter(const hlo::Instruction &parameter);
 llvm::Expected<hlo::Literal> bindInput(hlo::Literal value, const hlo::Instruction &parameter,
                                        llvm::StringRef source);
 
+/// The same for one array of shape `expected` (a leaf of a tuple parameter),
+/// named in messages by `description`.
+llvm::Expected<hlo::Literal> bindInput(hlo::Literal value, const hlo::Shape &expected,
+                                       llvm::StringRef description, llvm::StringRef source);
+
 } // namespace mote::tools
 
 #endif // MOTE_TOOLS_INPUTBINDING_H

@@ -8,9 +8,10 @@
 namespace mote::tools {
 
 ExitCode runPrint(const PrintOptions &options, llvm::raw_ostream &out, llvm::raw_ostream &errs) {
-  auto module = loadModuleReportingErrors(options.modulePath, errs);
+  ExitCode failure;
+  auto module = loadModuleReportingErrors(options.modulePath, errs, &failure);
   if (!module)
-    return ExitInvalidInput;
+    return failure;
   hlo::printModule(*module, out);
   return ExitOk;
 }

@@ -1,14 +1,15 @@
 //===- ReportCommand.cpp - motec report -----------------------------------===//
 //
 // What the compiler will make of a module: instruction counts by op before
-// and after the pass pipeline, the fusions it formed, the memory plan (every arena buffer, the arena
-// size against the lower bound no plan can beat), read-only constant bytes,
-// and, for each target given, the code and data sizes of the object.
+// and after the pass pipeline, the fusions it formed, the memory plan (every arena buffer, the
+// arena size against the lower bound no plan can beat), read-only constant bytes, and, for each
+// target given, the code and data sizes of the object.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Commands.h"
 #include "ModuleFile.h"
+#include "ReportPictures.h"
 #include "RunCompile.h"
 
 #include "output/ObjectEmitter.h"
@@ -16,7 +17,9 @@
 #include "passes/Pass.h"
 #include "passes/Schedule.h"
 
+#include "hlo/Diagnostics.h"
 #include "hlo/Opcode.h"
+#include "hlo/Verifier.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringMap.h"
@@ -48,8 +51,7 @@ std::map<std::string, int64_t> countOpcodes(const hlo::Module &module) {
   auto fused = fusedComputations(module);
   for (const auto &computation : module.computations())
     for (const auto &instruction : computation->instructions())
-      if (!(fused.contains(computation.get()) &&
-            instruction->opcode() == hlo::Opcode::Parameter))
+      if (!(fused.contains(computation.get()) && instruction->opcode() == hlo::Opcode::Parameter))
         ++counts[hlo::opcodeName(instruction->opcode()).str()];
   return counts;
 }
@@ -114,9 +116,16 @@ std::string describe(eval::ContractionArithmetic contraction) {
 } // namespace
 
 ExitCode runReport(const ReportOptions &options, llvm::raw_ostream &out, llvm::raw_ostream &errs) {
-  auto module = loadModuleReportingErrors(options.modulePath, errs);
-  if (!module)
-    return ExitInvalidInput;
+  passes::InterfaceChanges interface;
+  LoadedModule loaded =
+      loadModelWithInterface(options.modulePath, options.interface, errs, &interface);
+  if (!loaded.module)
+    return loaded.failure;
+  std::unique_ptr<hlo::Module> &module = loaded.module;
+  if (llvm::Error error = hlo::checkConstantsHaveValues(*module)) {
+    hlo::printError(std::move(error), module->sourceManager().get(), errs);
+    return ExitUnsupported;
+  }
   std::map<std::string, int64_t> before = countOpcodes(*module);
   size_t instructionsBefore = module->instructionCount();
 
@@ -125,8 +134,9 @@ ExitCode runReport(const ReportOptions &options, llvm::raw_ostream &out, llvm::r
   pipelineOptions.fusion = options.target.fusion;
   passes::buildCompilePipeline(pipeline, pipelineOptions);
   if (llvm::Error error = pipeline.run(*module)) {
-    errs << llvm::toString(std::move(error)) << '\n';
-    return ExitUnsupported;
+    std::string text = llvm::toString(std::move(error));
+    errs << text << '\n';
+    return llvm::StringRef(text).contains("internal error") ? ExitInternalError : ExitUnsupported;
   }
   std::map<std::string, int64_t> after = countOpcodes(*module);
   auto [fusions, fusedInstructions] = countFusions(*module);
@@ -138,6 +148,21 @@ ExitCode runReport(const ReportOptions &options, llvm::raw_ostream &out, llvm::r
     errs << llvm::toString(assignment.takeError()) << '\n';
     return ExitUnsupported;
   }
+  if (!options.graphPath.empty())
+    if (llvm::Error error = writeGraphFile(writeComputationGraph(*module), options.graphPath)) {
+      errs << "motec: error: " << llvm::toString(std::move(error)) << '\n';
+      return ExitUnsupported;
+    }
+  if (!options.memoryPath.empty()) {
+    std::error_code error;
+    llvm::raw_fd_ostream file(options.memoryPath, error);
+    if (error) {
+      errs << "motec: error: cannot write " << options.memoryPath << ": " << error.message()
+           << '\n';
+      return ExitInvalidInput;
+    }
+    file << writeMemoryPlanSvg(*module, *assignment);
+  }
 
   // Per-target sizes come from a fresh compile of the original module.
   struct TargetSizes {
@@ -145,6 +170,11 @@ ExitCode runReport(const ReportOptions &options, llvm::raw_ostream &out, llvm::r
     SectionSizes sizes;
     uint64_t arena = 0;
     eval::ContractionArithmetic contraction;
+    uint64_t argumentBytes = 0, resultBytes = 0; ///< the caller's buffers
+    /// Where each byte lives on a microcontroller: code, constants and the
+    /// initial values of data in flash; data, bss and the arena in RAM.
+    uint64_t flash() const { return sizes.text + sizes.rodata + sizes.data; }
+    uint64_t ram() const { return sizes.data + sizes.bss + arena; }
   };
   std::vector<TargetSizes> targets;
   if (!options.target.triples.empty()) {
@@ -152,9 +182,10 @@ ExitCode runReport(const ReportOptions &options, llvm::raw_ostream &out, llvm::r
     if (auto *code = std::get_if<ExitCode>(&resolved))
       return *code;
     for (const target::TargetSpec &spec : std::get<std::vector<target::TargetSpec>>(resolved)) {
-      auto fresh = loadModuleReportingErrors(options.modulePath, errs);
-      if (!fresh)
-        return ExitInvalidInput;
+      LoadedModule reloaded = loadModelWithInterface(options.modulePath, options.interface, errs);
+      if (!reloaded.module)
+        return reloaded.failure;
+      std::unique_ptr<hlo::Module> &fresh = reloaded.module;
       auto compiled = compileForTarget(*fresh, spec, "", errs, options.target);
       if (auto *code = std::get_if<ExitCode>(&compiled))
         return *code;
@@ -169,8 +200,16 @@ ExitCode runReport(const ReportOptions &options, llvm::raw_ostream &out, llvm::r
         errs << "error: " << llvm::toString(sizes.takeError()) << '\n';
         return ExitInternalError;
       }
-      targets.push_back(
-          {spec.triple, spec.cpu, *sizes, model.stats.arenaBytes, model.stats.contraction});
+      TargetSizes target{spec.triple, spec.cpu, *sizes, model.stats.arenaBytes,
+                         model.stats.contraction};
+      for (const codegen::TensorSignature &tensor : model.signature.args)
+        target.argumentBytes += tensor.byteSize;
+      for (const codegen::TensorSignature &tensor : model.signature.results)
+        target.resultBytes += tensor.byteSize;
+      // An aliased result shares its argument's buffer.
+      for (const codegen::ModelSignature::Alias &alias : model.signature.aliases)
+        target.resultBytes -= model.signature.results[alias.result].byteSize;
+      targets.push_back(std::move(target));
     }
   }
 
@@ -217,9 +256,21 @@ ExitCode runReport(const ReportOptions &options, llvm::raw_ostream &out, llvm::r
                                                {"data", int64_t(t.sizes.data)},
                                                {"bss", int64_t(t.sizes.bss)},
                                                {"arena_bytes", int64_t(t.arena)},
+                                               {"flash_bytes", int64_t(t.flash())},
+                                               {"ram_bytes", int64_t(t.ram())},
+                                               {"argument_bytes", int64_t(t.argumentBytes)},
+                                               {"result_bytes", int64_t(t.resultBytes)},
                                                {"fused_f32", t.contraction.fusedF32},
                                                {"fused_f64", t.contraction.fusedF64}});
     report["targets"] = std::move(targetArray);
+    addInterfaceChanges(interface, report);
+    llvm::json::Array aliases;
+    for (const passes::AliasReport &alias : passes::describeAliases(*module, *assignment))
+      aliases.push_back(llvm::json::Object{{"result", alias.result},
+                                           {"parameter", alias.parameter},
+                                           {"must_alias", alias.mustAlias},
+                                           {"in_place", alias.inPlace}});
+    report["aliases"] = std::move(aliases);
     out << llvm::formatv("{0:2}", llvm::json::Value(std::move(report))) << '\n';
     return ExitOk;
   }
@@ -238,13 +289,22 @@ ExitCode runReport(const ReportOptions &options, llvm::raw_ostream &out, llvm::r
   out << "  fusions:      " << fusions << " (" << fusedInstructions << " instructions)\n";
   out << "  constants:    " << constantBytes << " bytes of read-only data\n";
   out << "  arena:        " << arena << " bytes, lower bound " << bound << " bytes (ratio "
-      << llvm::format("%.3f", ratio) << "), alignment " << assignment->alignment() << '\n';
-  out << "  buffers:      " << assignment->buffers().size() << '\n';
-  out << passes::describeBufferAssignment(*assignment);
+      << llvm::format("%.3f", ratio) << "), alignment " << assignment->alignment() << ", "
+      << assignment->buffers().size() << " buffers\n";
+  printInterfaceChanges(interface, out);
+  for (const passes::AliasReport &alias : passes::describeAliases(*module, *assignment))
+    out << "  aliased:      result " << alias.result << " is parameter " << alias.parameter
+        << " updated " << (alias.inPlace ? "in place" : "in the arena, copied over it at the end")
+        << " (" << (alias.mustAlias ? "must-alias" : "may-alias") << ")\n";
+  if (!assignment->buffers().empty())
+    out << passes::describeArenaBuffers(*assignment, "    ");
   for (const TargetSizes &t : targets)
     out << "  " << t.triple << " (" << t.cpu << "): text " << t.sizes.text << " B, rodata "
         << t.sizes.rodata << " B, data " << t.sizes.data << " B, bss " << t.sizes.bss
-        << " B, arena " << t.arena << " B, dot sums: " << describe(t.contraction) << '\n';
+        << " B, arena " << t.arena << " B, dot sums: " << describe(t.contraction) << '\n'
+        << "    flash " << t.flash() << " B (code " << t.sizes.text << " B, constants "
+        << t.sizes.rodata << " B), RAM " << t.ram() << " B (arena " << t.arena
+        << " B), caller buffers " << t.argumentBytes << " B in, " << t.resultBytes << " B out\n";
   return ExitOk;
 }
 

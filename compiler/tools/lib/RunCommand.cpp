@@ -8,6 +8,7 @@
 ///
 //===----------------------------------------------------------------------===//
 
+#include "CheckVerdicts.h"
 #include "Commands.h"
 #include "EntrySignature.h"
 #include "LiteralSummary.h"
@@ -127,11 +128,12 @@ ExitCode runRun(const RunOptions &options, llvm::raw_ostream &out, llvm::raw_ost
     return ExitUnsupported;
   }
 
-  auto module = loadModuleReportingErrors(options.modulePath, errs);
-  if (!module)
-    return ExitInvalidInput;
+  LoadedModule loaded = loadModelWithInterface(options.modulePath, options.interface, errs);
+  if (!loaded.module)
+    return loaded.failure;
+  hlo::Module *module = loaded.module.get();
   const hlo::Computation &entry = *module->entry();
-  std::vector<NamedLeaf> resultNames = resultLeaves(entry);
+  std::vector<NamedLeaf> resultNames = ownResultLeaves(loaded);
   if (!options.outputPaths.empty() && options.outputPaths.size() != resultNames.size()) {
     errs << "error: the result has " << resultNames.size()
          << " array(s) in flattened tuple order but " << options.outputPaths.size()
@@ -139,9 +141,9 @@ ExitCode runRun(const RunOptions &options, llvm::raw_ostream &out, llvm::raw_ost
     for (size_t i = 0; i < resultNames.size(); ++i)
       errs << "note: result " << i << ": " << resultNames[i].name << ": "
            << resultNames[i].shape.toString(false) << '\n';
-    return ExitInvalidInput;
+    return ExitBadCommandLine;
   }
-  auto prepared = prepareEntryArguments(entry, options.inputPaths, options.seed, errs);
+  auto prepared = prepareArguments(loaded, options.inputPaths, options.seed, errs);
   if (auto *code = std::get_if<ExitCode>(&prepared))
     return *code;
   auto &arguments = std::get<std::vector<Literal>>(prepared);
@@ -177,7 +179,11 @@ ExitCode runRun(const RunOptions &options, llvm::raw_ostream &out, llvm::raw_ost
   if (!result)
     return reportToolError(result.takeError(), errs);
 
-  return printAndWriteResult(*result, resultNames, options.outputPaths, options.printFull, out, errs);
+  bool passed;
+  Literal own = takeCheckVerdicts(std::move(*result), loaded, passed, errs);
+  ExitCode code =
+      printAndWriteResult(own, resultNames, options.outputPaths, options.printFull, out, errs);
+  return code == ExitOk && !passed ? ExitInvalidInput : code;
 }
 
 } // namespace mote::tools

@@ -2,6 +2,8 @@
 
 #include "RunCompile.h"
 
+#include "Progress.h"
+
 #include "hlo/Diagnostics.h"
 
 namespace mote::tools {
@@ -26,13 +28,14 @@ resolveTargetOptions(const TargetOptions &options, llvm::raw_ostream &errs) {
 
 std::variant<output::CompiledModel, ExitCode>
 compileForTarget(hlo::Module &module, const target::TargetSpec &spec, llvm::StringRef name,
-                 llvm::raw_ostream &errs, const TargetOptions &choices, bool forPackage) {
+                 llvm::raw_ostream &errs, const TargetOptions &choices, bool weightsOutsideCode) {
   output::CompileOptions options;
   options.target = spec;
   options.name = name.str();
   options.fusion = choices.fusion;
   options.nativeHalfSums = choices.nativeHalfSums;
-  options.shareConstants = forPackage;
+  options.weightsOutsideCode = weightsOutsideCode;
+  options.progress = &commandProgress();
   auto compiled = output::compileModel(module, options);
   if (compiled)
     return std::move(*compiled);

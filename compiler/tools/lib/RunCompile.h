@@ -27,12 +27,12 @@ resolveTargetOptions(const TargetOptions &options, llvm::raw_ostream &errs);
 /// at the instruction when it can be) and the exit code returned:
 /// ExitUnsupported for what code generation cannot do, ExitInternalError
 /// for the rest. `choices` gives fusion and native half sums (its targets
-/// are in `spec`); `forPackage` puts large constants in a blob the package
-/// shares between its code objects.
+/// are in `spec`). With `weightsOutsideCode` (packages), large constants go
+/// to CompiledModel::weights.
 std::variant<output::CompiledModel, ExitCode>
 compileForTarget(hlo::Module &module, const target::TargetSpec &spec, llvm::StringRef name,
                  llvm::raw_ostream &errs, const TargetOptions &choices = {},
-                 bool forPackage = false);
+                 bool weightsOutsideCode = false);
 
 } // namespace mote::tools
 

@@ -3,8 +3,8 @@
 #include "RunInputs.h"
 
 #include "InputBinding.h"
-#include "LiteralSummary.h"
 #include "InputGenerator.h"
+#include "LiteralSummary.h"
 #include "Npy.h"
 
 #include "llvm/Support/MathExtras.h"
@@ -31,6 +31,35 @@ uint64_t literalBytes(const hlo::Shape &shape) {
     total = llvm::SaturatingAdd(total, bytes);
   }
   return total;
+}
+
+/// The argument for a parameter of `shape` from the files of its leaves,
+/// taken from `paths` at `next` on (tuples are rebuilt around them).
+llvm::Expected<Literal> readArgument(const hlo::Shape &shape, const hlo::Instruction &parameter,
+                                     llvm::ArrayRef<NamedLeaf> leaves,
+                                     llvm::ArrayRef<std::string> paths, size_t &next) {
+  if (shape.isTuple()) {
+    std::vector<Literal> elements;
+    for (const hlo::Shape &element : shape.tupleElements()) {
+      auto value = readArgument(element, parameter, leaves, paths, next);
+      if (!value)
+        return value.takeError();
+      elements.push_back(std::move(*value));
+    }
+    return Literal::tuple(std::move(elements));
+  }
+  size_t leaf = next++;
+  auto value = readNpyFile(paths[leaf]);
+  if (!value)
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   llvm::toString(value.takeError()) + " (input for " +
+                                       describeParameter(parameter) + ")");
+  if (&shape == &parameter.shape())
+    return bindInput(std::move(*value), parameter, paths[leaf]);
+  return bindInput(std::move(*value), shape,
+                   "leaf " + leaves[leaf].name + " (" + shape.toString(false) + ") of " +
+                       describeParameter(parameter),
+                   paths[leaf]);
 }
 
 } // namespace
@@ -79,21 +108,22 @@ prepareEntryArguments(const hlo::Computation &entry, llvm::ArrayRef<std::string>
     }
     return arguments;
   }
-  if (inputPaths.size() != parameters.size()) {
+  // One file per array: a tuple parameter takes one per leaf, in flattened
+  // order, as results are written and mote-run takes a package's arguments.
+  std::vector<NamedLeaf> leaves = parameterLeaves(entry);
+  if (inputPaths.size() != leaves.size()) {
     errs << "error: the entry computation %" << entry.name() << " takes " << parameters.size()
-         << " parameter(s) but " << inputPaths.size() << " --input file(s) were given\n";
+         << " parameter(s)";
+    if (leaves.size() != parameters.size())
+      errs << " (" << leaves.size() << " arrays in flattened tuple order)";
+    errs << " but " << inputPaths.size() << " --input file(s) were given\n";
     for (const hlo::Instruction *parameter : parameters)
       errs << "note: " << describeParameter(*parameter) << '\n';
     return ExitInvalidInput;
   }
-  for (size_t i = 0; i < parameters.size(); ++i) {
-    auto value = readNpyFile(inputPaths[i]);
-    if (!value) {
-      errs << "error: " << llvm::toString(value.takeError()) << " (input for "
-           << describeParameter(*parameters[i]) << ")\n";
-      return ExitInvalidInput;
-    }
-    auto bound = bindInput(std::move(*value), *parameters[i], inputPaths[i]);
+  size_t next = 0;
+  for (const hlo::Instruction *parameter : parameters) {
+    auto bound = readArgument(parameter->shape(), *parameter, leaves, inputPaths, next);
     if (!bound) {
       errs << "error: " << llvm::toString(bound.takeError()) << '\n';
       return ExitInvalidInput;

@@ -16,18 +16,24 @@ FORMATS = {"f2": "e", "f4": "f", "f8": "d", "b1": "?", "i1": "b", "u1": "B", "i2
            "u2": "H", "i4": "i", "u4": "I", "i8": "q", "u8": "Q"}
 
 
-def make(descr, shape_text, values_text, out, fortran=False, version=1, corrupt=None):
+def encode(descr, shape_text, values_text, fortran=False, version=1, corrupt=None):
+    """The bytes of a .npy file. DESCR 'V2' is bfloat16 as ml_dtypes saves it
+    (two raw bytes an element; VALUES are floats exact in bfloat16)."""
     shape = [int(d) for d in shape_text.split(",") if d.strip()]
     kind = descr[1:]
     order = "<" if descr[0] in "<|" else ">"
     values = [v for v in values_text.split(",") if v.strip()]
-    if kind == "b1":
-        parsed = [v.strip() == "true" for v in values]
-    elif kind[0] == "f":
-        parsed = [float(v) for v in values]
+    if kind == "V2":
+        bits = [struct.unpack("<I", struct.pack("<f", float(v)))[0] >> 16 for v in values]
+        data = struct.pack(order + "H" * len(bits), *bits)
     else:
-        parsed = [int(v) for v in values]
-    data = struct.pack(order + FORMATS[kind] * len(parsed), *parsed)
+        if kind == "b1":
+            parsed = [v.strip() == "true" for v in values]
+        elif kind[0] == "f":
+            parsed = [float(v) for v in values]
+        else:
+            parsed = [int(v) for v in values]
+        data = struct.pack(order + FORMATS[kind] * len(parsed), *parsed)
     shape_repr = "(" + ", ".join(str(d) for d in shape) + ("," if len(shape) == 1 else "") + ")"
     header = "{'descr': '%s', 'fortran_order': %s, 'shape': %s, }" % (
         descr, "True" if fortran else "False", shape_repr)
@@ -45,8 +51,12 @@ def make(descr, shape_text, values_text, out, fortran=False, version=1, corrupt=
         blob = blob[:-1]
     elif corrupt == "extra":
         blob += b"\0"
+    return blob
+
+
+def make(descr, shape_text, values_text, out, **options):
     with open(out, "wb") as f:
-        f.write(blob)
+        f.write(encode(descr, shape_text, values_text, **options))
 
 
 def load(path):

@@ -120,11 +120,13 @@ TEST_CASE("half-precision dots are tiled, summing in f32") {
 
 TEST_CASE("other dots stay elemental") {
   std::string why;
-  auto integers =
-      dotModule("s32[4,5]", "s32[5,6]",
-                "s32[4,6] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}");
-  CHECK(!codegen::isTiledDot(*integers->entry()->root(), &why));
-  CHECK(why == "only dots of f16, bf16 and f32 (summed in f32) or of f64 are tiled");
+  auto wide = dotModule("s64[4,5]", "s64[5,6]",
+                        "s64[4,6] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}");
+  CHECK(!codegen::isTiledDot(*wide->entry()->root(), &why));
+  CHECK(why == "only dots of f16, bf16 and f32 (summed in f32), of f64 and of integers are tiled");
+  CHECK(
+      !tiled(*dotModule("s8[4,5]", "f32[5,6]",
+                        "f32[4,6] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}")));
   CHECK(
       !tiled(*dotModule("f32[4,5]", "f32[5,6]",
                         "f64[4,6] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}")));

@@ -322,6 +322,61 @@ TEST_CASE("modules without an entry, a root or a sane call graph are rejected") 
   CHECK(verifyBuilt(*stray) == "in %neg: negate does not call computations, but calls 1");
 }
 
+TEST_CASE("constants hold a value of their shape unless marked elided") {
+  Builder b{};
+  auto empty = addModule(b);
+  Instruction *x = b.parameter(0, f32({2}));
+  Instruction *c = b.op(Opcode::Constant, "c", f32({2}), {});
+  b.computation->setRoot(b.op(Opcode::Add, "sum", f32({2}), {x, c}));
+  CHECK(verifyBuilt(*empty) == "in %c: constant has no value and is not marked elided");
+
+  c->mutableAttributes().literal = Literal(f32({3}));
+  CHECK(verifyBuilt(*empty) == "in %c: constant's value f32[3] does not fill its shape f32[2]");
+  c->mutableAttributes().literal = Literal(f32({2}));
+  CHECK(verifyBuilt(*empty) == "");
+  c->mutableAttributes().literalElided = true;
+  CHECK(verifyBuilt(*empty) == "in %c: constant is marked elided but holds a value");
+  c->mutableAttributes().literal.reset();
+  CHECK(verifyBuilt(*empty) == "");
+  // Marked elided, it verifies, but compiling or running it is refused.
+  llvm::Error missing = checkConstantsHaveValues(*empty);
+  REQUIRE(static_cast<bool>(missing));
+  CHECK(contains(errorToString(std::move(missing), nullptr),
+                 "constant values were elided by the dumper ('{...}')"));
+}
+
+TEST_CASE("a fusion's computation has no other caller") {
+  std::string shared = verifyText(R"(
+HloModule m
+fused {
+  p = f32[2] parameter(0)
+  ROOT n = f32[2] negate(p)
+}
+ENTRY e {
+  x = f32[2] parameter(0)
+  a = f32[2] fusion(x), kind=kLoop, calls=fused
+  ROOT b = f32[2] fusion(a), kind=kLoop, calls=fused
+}
+)");
+  CHECK(contains(shared, "calls %fused, the computation of fusion %a (a fusion's computation "
+                         "has no other caller)"));
+  // A reducer shared by many reduces is fine.
+  CHECK(verifyText(R"(
+HloModule m
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+ENTRY e {
+  x = f32[2,3] parameter(0)
+  z = f32[] constant(0)
+  r = f32[2] reduce(x, z), dimensions={1}, to_apply=add
+  ROOT t = f32[] reduce(r, z), dimensions={0}, to_apply=add
+}
+)") == "");
+}
+
 TEST_CASE("floating-point types mix only where XLA's verifier lets them") {
   // A dot names its result type, so bf16 inputs may accumulate into f32.
   std::string dot = R"(HloModule m

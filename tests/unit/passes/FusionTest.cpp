@@ -228,7 +228,7 @@ ENTRY %main (a: f32[4,4], w: f32[4,4]) -> f32[4,4] {
   CHECK(module->entry()->root()->attributes().fusionKind == "kLoop");
 }
 
-TEST_CASE("fusion: integer dots and two dots in one group stay apart") {
+TEST_CASE("fusion: integer dots output-fuse like float ones; two dots in one group stay apart") {
   auto module = fuse(R"(
 HloModule m
 ENTRY %main (a: s32[4,4], b: f32[4,4], c: f32[4,4]) -> (s32[4,4], f32[4,4]) {
@@ -243,9 +243,36 @@ ENTRY %main (a: s32[4,4], b: f32[4,4], c: f32[4,4]) -> (s32[4,4], f32[4,4]) {
   ROOT %r = (s32[4,4], f32[4,4]) tuple(%ni, %s)
 }
 )");
-  CHECK(find(*module, "di")->opcode() == Opcode::Dot);
-  CHECK(countInEntry(*module, Opcode::Dot) == 2); // di, and one of d1 and d2
-  CHECK(countInEntry(*module, Opcode::Fusion) == 1);
+  CHECK(find(*module, "ni")->opcode() == Opcode::Fusion);
+  CHECK(find(*module, "ni")->attributes().fusionKind == "kOutput");
+  CHECK(countInEntry(*module, Opcode::Dot) == 1); // one of d1 and d2
+  CHECK(countInEntry(*module, Opcode::Fusion) == 2);
+}
+
+TEST_CASE("fusion: a rescale to s8 fuses into its integer dot, not into the reduction after it") {
+  auto module = fuse(R"(
+HloModule m
+%add (x: s32[], y: s32[]) -> s32[] {
+  %x = s32[] parameter(0)
+  %y = s32[] parameter(1)
+  ROOT %s = s32[] add(%x, %y)
+}
+ENTRY %main (a: s8[4,8], w: s8[8,16]) -> s32[4] {
+  %a = s8[4,8] parameter(0)
+  %w = s8[8,16] parameter(1)
+  %d = s32[4,16] dot(%a, %w), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  %f = f32[4,16] convert(%d)
+  %q = s8[4,16] convert(%f)
+  %wide = s32[4,16] convert(%q)
+  %zero = s32[] constant(0)
+  ROOT %r = s32[4] reduce(%wide, %zero), dimensions={1}, to_apply=%add
+}
+)");
+  // The s8 result is stored, not the dot's s32 one.
+  CHECK(countInEntry(*module, Opcode::Dot) == 0);
+  CHECK(find(*module, "q")->opcode() == Opcode::Fusion);
+  CHECK(find(*module, "q")->attributes().fusionKind == "kOutput");
+  CHECK(find(*module, "r")->attributes().fusionKind == "kInput");
 }
 
 TEST_CASE("fusion: groups stay small") {

@@ -148,15 +148,16 @@ ENTRY %main (a: f32[100]) -> (f32[100], f32[4], f32[100]) {
 }
 
 TEST_CASE("constant-folding: respects the element limit and skips rng") {
+  // %c stays (the tuple returns it), so folding %n would add read-only data.
   auto module = load(R"(
 HloModule m
-ENTRY %main () -> (f32[8], f32[8]) {
+ENTRY %main () -> (f32[8], f32[8], f32[8]) {
   %c = f32[8] constant({1, 2, 3, 4, 5, 6, 7, 8})
   %n = f32[8] negate(%c)
   %lo = f32[] constant(0)
   %hi = f32[] constant(1)
   %r = f32[8] rng(%lo, %hi), distribution=rng_uniform
-  ROOT %t = (f32[8], f32[8]) tuple(%n, %r)
+  ROOT %t = (f32[8], f32[8], f32[8]) tuple(%n, %r, %c)
 }
 )");
   REQUIRE(module);
@@ -167,6 +168,30 @@ ENTRY %main () -> (f32[8], f32[8]) {
   const hlo::Instruction *root = module->entry()->root();
   CHECK(root->operand(0)->opcode() == Opcode::Constant);
   CHECK(root->operand(1)->opcode() == Opcode::Rng);
+}
+
+TEST_CASE("constant-folding: a large constant read once is rearranged whatever the limit") {
+  // Bound weights transposed into the order a kernel reads them: the
+  // transpose replaces its operand, so read-only data does not grow. A dot
+  // of constants is no mere rearrangement and stays.
+  auto module = load(R"(
+HloModule m
+ENTRY %main (x: f32[3]) -> (f32[3,2], f32[2]) {
+  %w = f32[2,3] constant({{1, 2, 3}, {4, 5, 6}})
+  %t = f32[3,2] transpose(%w), dimensions={1,0}
+  %v = f32[2,3] constant({{1, 0, 0}, {0, 1, 0}})
+  %u = f32[3] constant({1, 1, 1})
+  %d = f32[2] dot(%v, %u), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  ROOT %r = (f32[3,2], f32[2]) tuple(%t, %d)
+}
+)");
+  REQUIRE(module);
+  ConstantFolding pass(1, {});
+  CHECK(runPass(pass, *module));
+  const hlo::Instruction *root = module->entry()->root();
+  REQUIRE(root->operand(0)->opcode() == Opcode::Constant);
+  CHECK(root->operand(0)->attributes().literal->toString() == "f32[3,2] {{1, 4}, {2, 5}, {3, 6}}");
+  CHECK(root->operand(1)->opcode() == Opcode::Dot);
 }
 
 TEST_CASE("constant-folding: dots fold with the target's contraction arithmetic") {

@@ -3,12 +3,15 @@
 /// \file
 /// Checks the header's text, then compiles it with the host's C and C++
 /// compilers (C99; C++17 without exceptions or RTTI) and runs a program that
-/// drives a hand-written model through the generated class.
+/// drives a hand-written model (with the descriptor codegen encodes) through
+/// the generated class and the runtime.
 ///
 //===----------------------------------------------------------------------===//
 
 #include "output/HeaderWriter.h"
 #include "SourceTree.h"
+
+#include "codegen/ModelDescriptor.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
@@ -54,8 +57,11 @@ ModelSignature demoSignature() {
   return s;
 }
 
-/// The model side, by hand: the ABI entry and a minimal descriptor.
-constexpr const char *kModelSource = R"(#include <mote/abi.h>
+/// The model side: the ABI entry by hand, the descriptor as codegen encodes
+/// it (bytes aliased as the mote_model_desc symbol).
+std::string modelSource(const ModelSignature &signature) {
+  std::string bytes = codegen::encodeModelDescriptor(signature);
+  std::string source = R"(#include <mote/abi.h>
 #include <stdint.h>
 int32_t demo_entry(const mote_call *call) {
   const float *x = (const float *)call->args[0];
@@ -69,34 +75,42 @@ int32_t demo_entry(const mote_call *call) {
       flags[c * 2 + r] = x[r * 3 + c] > 0;
   return 0;
 }
-const mote_model_desc demo_model = {MOTE_MODEL_MAGIC, MOTE_ABI_VERSION};
-)";
+__attribute__((aligned(8))) const unsigned char demo_model_bytes[] = {)";
+  for (unsigned char byte : bytes)
+    source += std::to_string(byte) + ",";
+  return source + "};\nextern const mote_model_desc demo_model "
+                  "__attribute__((alias(\"demo_model_bytes\")));\n";
+}
 
-/// The caller side, through the generated class only.
+/// The caller side, through the generated class only: typed accessors take
+/// arrays and containers, and refuse the wrong element type or count.
 constexpr const char *kMainSource = R"(#include "demo.h"
 #include <stdio.h>
+#include <vector>
 static_assert(demo::kScratchBytes == 64, "scratch bytes");
 static_assert(demo::kScratchAlignment == 32, "scratch alignment");
 static_assert(demo::kArgCount == 2 && demo::kResultCount == 2, "counts");
-static_assert(demo::arg_x_bytes == 24 && demo::result_flags_elements == 6, "sizes");
 static_assert(DEMO_RESULT_FLAGS_INDEX == 1 && DEMO_ARG_BIAS_BYTES == 4, "macros");
+static_assert(demo::kArenaBytes >= 64 + 24 + 4 + 24 + 6, "arena holds scratch and tensors");
 int main() {
-  alignas(32) static unsigned char scratch[demo::kScratchBytes];
+  alignas(16) static unsigned char memory[demo::kArenaBytes];
   float x[6] = {1, -2, 3, -4, 5, -6}, y[6] = {0};
-  signed char bias[4] = {0};
-  uint8_t flags[6] = {0};
-  demo model(scratch);
-  model.set_arg_x(x);
-  model.set_arg_bias(bias);
-  model.set_result_y(y);
-  model.set_result_flags(flags);
-  if (model.arg_x() != x || model.result_y() != y) return 10;
+  std::vector<int8_t> bias(4);
+  bool flags[6] = {false};
+  demo model(memory);
+  if (!model.status()) return 10;
   if (demo::descriptor().magic != MOTE_MODEL_MAGIC) return 11;
-  int32_t status = model.run();
-  if (status != MOTE_CALL_OK) return 12;
+  if (!model.set_x(x) || !model.set_bias(bias) || !model.set_y(y) || !model.set_flags(flags))
+    return 12;
+  if (!model.run()) return 13;
   for (int i = 0; i < 6; ++i) printf("%g ", y[i]);
   for (int i = 0; i < 6; ++i) printf("%d", flags[i]);
   printf("\n");
+  // The wrong element type or count is refused by the session.
+  int32_t wrong_type[6] = {0};
+  float too_few[5] = {0};
+  printf("%s %s\n", model.session().set_input(0, wrong_type).message(),
+         model.session().set_input(0, too_few).message());
   return 0;
 }
 )";
@@ -144,17 +158,34 @@ int run(llvm::StringRef program, std::vector<std::string> args, const TempDir &d
 TEST_CASE("the header declares the ABI symbols and size constants") {
   std::string text = output::writeHeader(demoSignature());
   CHECK(text.find("#ifndef MOTE_MODEL_DEMO_H") != std::string::npos);
-  CHECK(text.find("#include <mote/abi.h>") != std::string::npos);
+  CHECK(text.find("#include <mote/mote.h>") != std::string::npos);
+  CHECK(text.find("#include <mote/mote.hpp>") != std::string::npos);
   CHECK(text.find("int32_t demo_entry(const mote_call *call);") != std::string::npos);
   CHECK(text.find("extern const mote_model_desc demo_model;") != std::string::npos);
   CHECK(text.find("#define DEMO_SCRATCH_BYTES 64ull") != std::string::npos);
   CHECK(text.find("#define DEMO_ARG_X_BYTES 24ull") != std::string::npos);
   CHECK(text.find("#define DEMO_RESULT_FLAGS_INDEX 1") != std::string::npos);
   CHECK(text.find("flags pred[2,3]{0,1}, 6 bytes of uint8_t") != std::string::npos);
+  CHECK(
+      text.find("#define DEMO_ARENA_BYTES MOTE_SESSION_ARENA_BYTES(4u, 58ull, 64ull, 32u, 16u)") !=
+      std::string::npos);
   CHECK(text.find("class demo {") != std::string::npos);
-  CHECK(text.find("const float *arg_x() const") != std::string::npos);
-  CHECK(text.find("void set_arg_bias(const int8_t *data)") != std::string::npos);
-  CHECK(text.find("uint8_t *result_flags() const") != std::string::npos);
+  CHECK(text.find("mote::Status set_x(mote::Span<const float> data)") != std::string::npos);
+  CHECK(text.find("mote::Status set_bias(mote::Span<const int8_t> data)") != std::string::npos);
+  CHECK(text.find("mote::Status set_flags(mote::Span<bool> data)") != std::string::npos);
+}
+
+TEST_CASE("accessors take the parameters' readable names, unique across the class") {
+  ModelSignature s = demoSignature();
+  s.args[0].readableName = "arg_0";  // from Arg_0.1
+  s.args[1].readableName = "result"; // an argument named like the result
+  s.results[0].readableName = "result";
+  s.results[1].readableName = ""; // none: the identifier
+  std::string text = output::writeHeader(s);
+  CHECK(text.find("set_arg_0(mote::Span<const float>") != std::string::npos);
+  CHECK(text.find("set_result(mote::Span<const int8_t>") != std::string::npos);
+  CHECK(text.find("set_result_2(mote::Span<float>") != std::string::npos);
+  CHECK(text.find("set_flags(mote::Span<bool>") != std::string::npos);
 }
 
 TEST_CASE("a model named like a C++ keyword gets a usable class name") {
@@ -175,7 +206,7 @@ TEST_CASE("the header compiles as C99 and as C++17 without exceptions or RTTI") 
                                "int f(const mote_call *c) { return demo_entry(c) + "
                                "DEMO_ARG_COUNT + (int)demo_model.magic + nothing_entry(c); }\n");
   writeFile(dir.file("use.cpp"), "#include \"demo.h\"\n#include \"nothing.h\"\n"
-                                 "int g() { nothing n(nullptr); return n.run(); }\n");
+                                 "int g() { nothing n({}); return n.run().code(); }\n");
   std::string include = "-I" + includeDir();
   CHECK(run("gcc",
             {"-std=c99", "-pedantic", "-Wall", "-Wextra", "-Werror", include, "-c",
@@ -190,7 +221,7 @@ TEST_CASE("the header compiles as C99 and as C++17 without exceptions or RTTI") 
 TEST_CASE("a C++ program runs a model through the generated class") {
   TempDir dir;
   writeFile(dir.file("demo.h"), output::writeHeader(demoSignature()));
-  writeFile(dir.file("model.c"), kModelSource);
+  writeFile(dir.file("model.c"), modelSource(demoSignature()));
   writeFile(dir.file("main.cpp"), kMainSource);
   std::string include = "-I" + includeDir();
   REQUIRE(run("gcc",
@@ -198,10 +229,12 @@ TEST_CASE("a C++ program runs a model through the generated class") {
               dir) == 0);
   REQUIRE(run("g++",
               {"-std=c++17", "-fno-exceptions", "-fno-rtti", "-Wall", "-Werror", include,
-               dir.file("main.cpp"), dir.file("model.o"), "-o", dir.file("main")},
+               dir.file("main.cpp"), dir.file("model.o"), MOTE_TEST_RUNTIME_LIBRARY, "-o",
+               dir.file("main")},
               dir) == 0);
   std::string output;
   REQUIRE(run(dir.file("main"), {}, dir, &output) == 0);
-  // y = 2x; flags are x > 0 stored column-major ({0,1} layout): (0,0) (1,0) (0,1)...
-  CHECK(output == "2 -4 6 -8 10 -12 100110\n");
+  // y = 2x; flags (x > 0) come back row-major although the model stores them
+  // column-major ({0,1} layout): the session relayouts them.
+  CHECK(output == "2 -4 6 -8 10 -12 101010\nshape mismatch shape mismatch\n");
 }

@@ -1,0 +1,87 @@
+//===- Locations.cpp - MLIR `loc(...)` for diagnostics --------------------===//
+
+#include "stablehlo/Locations.h"
+
+#include "stablehlo/StableHlo.h"
+
+#include "llvm/ADT/StringExtras.h"
+
+namespace mote::stablehlo {
+
+/// `"file":line:col` at the start of `text`, as file:line:col.
+static bool fileLineColumn(llvm::StringRef text, std::string &out) {
+  if (!text.consume_front("\""))
+    return false;
+  size_t quote = text.find('"');
+  if (quote == llvm::StringRef::npos)
+    return false;
+  llvm::StringRef file = text.take_front(quote);
+  llvm::StringRef rest = text.drop_front(quote + 1);
+  if (!rest.consume_front(":"))
+    return false;
+  llvm::StringRef line = rest.take_while(llvm::isDigit);
+  rest = rest.drop_front(line.size());
+  if (line.empty() || !rest.consume_front(":"))
+    return false;
+  llvm::StringRef column = rest.take_while(llvm::isDigit);
+  if (column.empty())
+    return false;
+  out = (file + ":" + line + ":" + column).str();
+  return true;
+}
+
+static std::string resolve(llvm::StringRef text,
+                           const std::vector<std::pair<std::string, std::string>> &aliases,
+                           int depth) {
+  if (depth > 32)
+    return {};
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '"') {
+      std::string found;
+      if (fileLineColumn(text.drop_front(i), found))
+        return found;
+      size_t close = text.find('"', i + 1);
+      if (close == llvm::StringRef::npos)
+        return {};
+      i = close;
+      continue;
+    }
+    if (text[i] == '#') {
+      llvm::StringRef name = text.drop_front(i + 1).take_while(
+          [](char c) { return llvm::isAlnum(c) || c == '_' || c == '.' || c == '$'; });
+      for (const auto &[alias, definition] : aliases)
+        if (alias == name) {
+          std::string found = resolve(definition, aliases, depth + 1);
+          if (!found.empty())
+            return found;
+        }
+      i += name.size();
+    }
+  }
+  return {};
+}
+
+std::string sourceFileLocation(llvm::StringRef location,
+                               const std::vector<std::pair<std::string, std::string>> &aliases) {
+  return resolve(location, aliases, 0);
+}
+
+llvm::Error withSourceLocation(llvm::Error error, llvm::StringRef location,
+                               const std::vector<std::pair<std::string, std::string>> &aliases) {
+  if (!error || location.empty())
+    return error;
+  std::string source = sourceFileLocation(location, aliases);
+  if (source.empty())
+    return error;
+  return llvm::handleErrors(
+      std::move(error),
+      [&](const UnsupportedError &located) -> llvm::Error {
+        return llvm::make_error<UnsupportedError>(located.location(),
+                                                  located.text() + " (from " + source + ")");
+      },
+      [&](const hlo::LocatedError &located) -> llvm::Error {
+        return hlo::errorAt(located.location(), located.text() + " (from " + source + ")");
+      });
+}
+
+} // namespace mote::stablehlo

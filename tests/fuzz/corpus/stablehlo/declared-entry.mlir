@@ -1,0 +1,1 @@
+func.func @main(%x: tensor<5x5xf32>){-# dialect_resources: { builtin: { r: "0x04000000" } } #-}

@@ -1,0 +1,15 @@
+#loc1 = loc("x")
+#loc2 = loc("factor")
+module @jit_affine attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32} {
+  func.func public @main(%arg0: tensor<8xf32> loc("x"), %arg1: tensor<f32> loc("factor")) -> (tensor<8xf32> {jax.result_info = ""}) {
+    %cst = stablehlo.constant dense<1.000000e+00> : tensor<f32> loc(#loc)
+    %0 = stablehlo.broadcast_in_dim %arg1, dims = [] : (tensor<f32>) -> tensor<8xf32> loc(#loc3)
+    %1 = stablehlo.multiply %arg0, %0 : tensor<8xf32> loc(#loc3)
+    %2 = stablehlo.broadcast_in_dim %cst, dims = [] : (tensor<f32>) -> tensor<8xf32> loc(#loc4)
+    %3 = stablehlo.add %1, %2 : tensor<8xf32> loc(#loc4)
+    return %3 : tensor<8xf32> loc(#loc)
+  } loc(#loc)
+} loc(#loc)
+#loc = loc(unknown)
+#loc3 = loc("affine.py":4:9)
+#loc4 = loc("affine.py":4:20)
