@@ -100,6 +100,8 @@ SUBNORMAL_FLUSH_CASES = {
                           "up in part before the flush (see SUBNORMAL_FLUSH_UNMODELLED)",
     "convolution": "a 1e-40 input times an infinite weight is 0 * inf = NaN, not inf",
     "convolution_tiled": "0 * inf = NaN for 1e-40 * inf; 1e-40 * 3e38 = 0.03 lost from a sum",
+    "dot": "the bf16 dot summed in f32 (tiled, so vectorised): 1e-40 * 3e38 = 0.03 lost "
+           "(2016.024 for 2016.0516)",
     "dot_tiled": "1e-40 * 3e38 = 0.03 lost (-18385.441 for -18385.412); "
                  "1e-40 * inf = 0 * inf = NaN for inf",
     "elementwise_f32": "mul of 1e-40; sign, floor, ceil of +-1e-40 see a zero",
