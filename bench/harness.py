@@ -24,8 +24,20 @@ import qemu_count
 import tables
 from engines import RunError, relative_error
 
-MODEL_NAMES = ["mlp", "ds-cnn", "mobilenet-block", "transformer", "gemm",
+MODEL_NAMES = ["mlp", "mlp-batch64", "ds-cnn", "mobilenet-block", "transformer", "gemm",
                "mlp-int8", "ds-cnn-int8", "mobilenet-block-int8", "gemm-int8"]
+HALF_TYPES = ["f16", "bf16"]
+# Half-precision outputs checked against the evaluator: one f16 ulp is 1e-3 of the value.
+HALF_TOLERANCE = 1e-2
+
+
+def is_half(name):
+    return any(name.endswith("-" + t) for t in HALF_TYPES)
+
+
+def half_variants(names):
+    """The f16 and bf16 variants of the floating-point models among `names`."""
+    return [f"{n}-{t}" for t in HALF_TYPES for n in names if not n.endswith("-int8")]
 
 
 def log(message):
@@ -134,7 +146,9 @@ def probe(engine_list, models, threads_list, results, args, work):
                 if reference is None:
                     reference = model.reference
                 cell["error"] = relative_error(value, reference)
-                cell["ok"] = (cell["error"] <= args.tolerance if engine.name == "mote"
+                tolerance = max(args.tolerance, HALF_TOLERANCE) if is_half(model.name) \
+                    else args.tolerance
+                cell["ok"] = (cell["error"] <= tolerance if engine.name == "mote"
                               else model.output_matches(value, reference))
                 if engine.name == "mote":
                     mote_output = value.astype(np.float64)
@@ -186,6 +200,8 @@ def parse_args(argv):
     parser.add_argument("--qemu", action="store_true",
                         help="also count guest instructions per inference under qemu-user")
     parser.add_argument("--qemu-only", action="store_true", help="only the qemu counts")
+    parser.add_argument("--half", action="store_true",
+                        help="also each model in f16 and bf16 (Mote only, against Mote's f32)")
     parser.add_argument("--cortex-m", action="store_true",
                         help="also count DS-CNN int8 on Cortex-M4 and M55 under qemu-system-arm, "
                              "against CMSIS-NN (cortex_m.py)")
@@ -213,7 +229,10 @@ def main(argv):
     binaries = engines.build_tools(os.path.join(work, "bin"), log)
     host = machine.Machine(binaries["cpu-clock"])
     features = host.mote_features()
-    models = generate_models(os.path.join(work, "models"), args.models.split(","))
+    names = args.models.split(",")
+    if args.half:
+        names += half_variants(args.models.split(","))
+    models = generate_models(os.path.join(work, "models"), names)
     for model in models:
         model.tolerance = args.tolerance
         log(f"Mote: check, eval, compile, report {model.name}")
@@ -246,7 +265,8 @@ def main(argv):
         for model in models:
             counts[model.name] = qemu_count.count_model(motec, bin_dir, plugin, model, out_dir,
                                                         model.reference, args.tolerance, log)
-            for cpu in qemu_count.PEER_CPUS if arm64_peer and "xnnpack" in args.peers else []:
+            peer_counted = arm64_peer and "xnnpack" in args.peers and not is_half(model.name)
+            for cpu in qemu_count.PEER_CPUS if peer_counted else []:
                 counted = qemu_count.count_peer(*arm64_peer, plugin, model, cpu, out_dir,
                                                 model.reference, log)
                 if counted:

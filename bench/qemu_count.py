@@ -1,4 +1,5 @@
-"""Guest instructions per inference of Mote's code for aarch64 and riscv64, under qemu-user.
+"""Guest instructions per inference of Mote's code for aarch64 and riscv64 under qemu-user,
+and of XNNPACK's arm64 build (arm64_peer.py) beside Mote's aarch64 code.
 
 QEMU's TCG plugin bench relies on is ../shared/tools/qemu-icount.c (Debian's QEMU 7.2 ships
 none): it counts every guest instruction the process executes. mote-run loads the package's
@@ -69,6 +70,19 @@ def count(argv, timeout):
     return int(match.group(1))
 
 
+def per_inference(run, output, label, log, timeout):
+    """Instructions of one inference of `run` (a command under the plugin taking --bench
+    and --output): --bench 2 minus --bench 1, both writing the output, so only the
+    inference differs. None, with a note, when it fails."""
+    try:
+        one = count(run + ["--bench", "1", "--output", output], timeout)
+        two = count(run + ["--bench", "2", "--output", output + ".2.npy"], timeout)
+    except RunError as error:
+        log(f"note: {label} failed: {error}")
+        return None
+    return two - one
+
+
 def count_peer(peer, libs, plugin, model, cpu, work, reference, log, timeout=1800):
     """(instructions per inference, output ok) of XNNPACK arm64 (arm64_peer.py) on `cpu`, or
     None when it has no such model or fails."""
@@ -77,13 +91,10 @@ def count_peer(peer, libs, plugin, model, cpu, work, reference, log, timeout=180
            "--model", model.name, "--dir", model.dir]
     output = os.path.join(work, f"{model.name}-xnnpack-arm64-{cpu}.npy")
     log(f"  qemu XNNPACK arm64 {cpu}: {model.name}")
-    try:
-        one = count(run + ["--bench", "1", "--output", output], timeout)
-        two = count(run + ["--bench", "2"], timeout)
-    except RunError as error:
-        log(f"note: XNNPACK arm64 {cpu} {model.name} failed: {error}")
+    insns = per_inference(run, output, f"XNNPACK arm64 {cpu} {model.name}", log, timeout)
+    if insns is None:
         return None
-    return two - one, model.output_matches(np.load(output), reference)
+    return insns, model.output_matches(np.load(output), reference)
 
 
 def count_model(motec, bin_dir, plugin, model, work, reference, tolerance, log, timeout=1800):
@@ -104,14 +115,10 @@ def count_model(motec, bin_dir, plugin, model, work, reference, tolerance, log, 
         for path in model.inputs:
             run += ["--input", path]
         log(f"  qemu {label}: {model.name}")
-        try:
-            # Both runs write the output, so only the inference differs between them.
-            one = count(run + ["--bench", "1", "--output", output], timeout)
-            two = count(run + ["--bench", "2", "--output", output + ".2.npy"], timeout)
-        except RunError as error:
-            log(f"note: {label} {model.name} failed: {error}")
+        insns = per_inference(run, output, f"{label} {model.name}", log, timeout)
+        if insns is None:
             continue
         error = relative_error(np.load(output), reference)
-        results[label] = (two - one, error <= tolerance, error)
+        results[label] = (insns, error <= tolerance, error)
     return results
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""ctest bench.smoke: every benchmark model passes motec check, compiles for this machine
-as bench/run.sh compiles it, and mote-run's output matches motec eval's. Nothing is timed.
+"""ctest bench.smoke: every benchmark model (the floating-point ones also in f16 and bf16)
+passes motec check, compiles for this machine as bench/run.sh compiles it, and mote-run's
+output matches motec eval's. Nothing is timed.
 
   smoke_test.py --motec build/bin/motec --mote-run build/bin/mote-run --work DIR
 """
@@ -26,7 +27,8 @@ def main():
     features = machine.Machine().mote_features()
     os.makedirs(args.work, exist_ok=True)
     failures = 0
-    for model in harness.generate_models(os.path.join(args.work, "models"), harness.MODEL_NAMES):
+    names = harness.MODEL_NAMES + harness.half_variants(harness.MODEL_NAMES)
+    for model in harness.generate_models(os.path.join(args.work, "models"), names):
         try:
             harness.prepare_mote(args.motec, model, features, args.work)
             output = os.path.join(args.work, f"{model.name}-mote.npy")
@@ -39,10 +41,12 @@ def main():
             print(f"FAIL {model.name}: {problem}")
             failures += 1
             continue
-        verdict = "ok  " if error <= args.tolerance else "FAIL"
+        tolerance = max(args.tolerance, harness.HALF_TOLERANCE) if harness.is_half(model.name) \
+            else args.tolerance
+        verdict = "ok  " if error <= tolerance else "FAIL"
         failures += verdict == "FAIL"
         print(f"{verdict} {model.name}: largest difference from motec eval {error:.1e} of the "
-              f"output's largest magnitude (tolerance {args.tolerance:g})")
+              f"output's largest magnitude (tolerance {tolerance:g})")
     return 1 if failures else 0
 
 

@@ -10,6 +10,14 @@ import qemu_count
 LIBRARIES = {"xnnpack": "libXNNPACK", "openblas": "libopenblas", "torch": "libtorch_cpu"}
 
 
+def half_type(name):
+    """"f16" or "bf16" for a model's half-precision variant, else None."""
+    for t in ("f16", "bf16"):
+        if name.endswith("-" + t):
+            return t
+    return None
+
+
 def grid(header, rows):
     """Left-aligned first column, right-aligned others, two spaces apart."""
     widths = [max(len(str(r[i])) for r in [header] + rows) for i in range(len(header))]
@@ -67,7 +75,7 @@ class Report:
                                   "Mote/peer (<= 1.00: Mote is faster)")
             lines += self.latency("minima", "Best (minimum) latency, ms: the same cells, less "
                                   "disturbed by other load on the machine")
-            lines += self.gemm() + self.sizes() + self.checks()
+            lines += self.half() + self.gemm() + self.sizes() + self.checks()
         if self.counts:
             lines += self.qemu()
         if self.cortex_m:
@@ -103,6 +111,8 @@ class Report:
             header = ["threads=%d" % threads] + [e.label for e in self.engines]
             rows = []
             for model in self.models:
+                if half_type(model.name):
+                    continue
                 mote = self.results.median("mote", model.name, threads, kind)
                 row = [model.name]
                 for engine in self.engines:
@@ -122,6 +132,31 @@ class Report:
         if engine.name == "mote" or value is None or mote is None:
             return ms(value) + mark
         return f"{ms(value)} ({ratio(mote / value)}){mark}"
+
+    def half(self):
+        """Mote's half-precision models against its f32 ones (the same weights, rounded)."""
+        names = {m.name for m in self.models}
+        bases = [m.name for m in self.models if not half_type(m.name)
+                 and any(f"{m.name}-{t}" in names for t in ("f16", "bf16"))]
+        if not bases:
+            return []
+        lines = ["", "Half precision: Mote's median latency, ms, for each model in f16 and bf16 "
+                 "(every value of that type; dots, convolutions and reductions sum in f32), and "
+                 "in brackets the ratio to its f32 latency"]
+        for threads in self.threads:
+            rows = []
+            for base in bases:
+                f32 = self.results.median("mote", base, threads)
+                row = [base, ms(f32)]
+                for t in ("f16", "bf16"):
+                    value = self.results.median("mote", f"{base}-{t}", threads)
+                    cell = self.results.cells.get(("mote", f"{base}-{t}", threads), {})
+                    mark = "" if cell.get("ok", True) is not False else " !"
+                    row.append("-" if value is None or f32 is None
+                               else f"{ms(value)} ({ratio(value / f32)}){mark}")
+                rows.append(row)
+            lines += grid([f"threads={threads}", "f32", "f16", "bf16"], rows)
+        return lines
 
     def gemm(self):
         model = next((m for m in self.models if m.name == "gemm"), None)

@@ -3,8 +3,10 @@
 
   generate_models.py OUT_DIR [--seed S]
 
-For each model NAME in mlp, ds-cnn, mobilenet-block, transformer, gemm, and the int8
-models of quantized_models.py (mlp-int8, ds-cnn-int8, mobilenet-block-int8, gemm-int8):
+For each model NAME in mlp, ds-cnn, mobilenet-block, transformer, gemm, mlp-batch64, each
+of them in half precision, NAME-f16 and NAME-bf16 (every value of that type: inputs,
+weights, activations; the same weights as the f32 model, rounded), and the int8 models of
+quantized_models.py (mlp-int8, ds-cnn-int8, mobilenet-block-int8, gemm-int8):
 
   OUT_DIR/NAME/model.hlo      the module as XLA/JAX print it (typed operands, layouts,
                               entry_computation_layout, metadata, weights as constants)
@@ -31,6 +33,21 @@ import quantized_models
 SOURCE_FILE = "/tmp/bench_models.py"
 
 
+def to_bf16(array):
+    """float32 values rounded to bf16 (nearest even), kept as float32."""
+    bits = np.ascontiguousarray(array, dtype=np.float32).view(np.uint32).astype(np.uint64)
+    rounded = ((bits + 0x7FFF + ((bits >> 16) & 1)) >> 16) << 16
+    return rounded.astype(np.uint32).view(np.float32).reshape(np.shape(array))
+
+
+def rounded(array, dtype):
+    """`array` as the values of `dtype` hold it: float16 for f16, float32 otherwise."""
+    array = np.asarray(array, dtype=np.float32)
+    if dtype == "f16":
+        return array.astype(np.float16)
+    return to_bf16(array) if dtype == "bf16" else array
+
+
 def fp_text(value):
     """An f32 value as XLA's literal printer writes it (tsl FloatToBuffer)."""
     value = np.float32(value)
@@ -51,27 +68,28 @@ def literal_text(array):
     return "{ " + ", ".join(literal_text(sub) for sub in array) + " }"
 
 
-def shape_text(shape, layout=True):
+def shape_text(shape, layout=True, dtype="f32"):
     dims = ",".join(str(d) for d in shape)
     if not layout or len(shape) == 0:
-        return f"f32[{dims}]"
+        return f"{dtype}[{dims}]"
     minor_to_major = ",".join(str(d) for d in reversed(range(len(shape))))
-    return f"f32[{dims}]{{{minor_to_major}}}"
+    return f"{dtype}[{dims}]{{{minor_to_major}}}"
 
 
 class Value:
-    def __init__(self, name, shape):
-        self.name, self.shape = name, tuple(shape)
+    def __init__(self, name, shape, dtype="f32"):
+        self.name, self.shape, self.dtype = name, tuple(shape), dtype
 
     def typed(self):
-        return f"{shape_text(self.shape)} %{self.name}"
+        return f"{shape_text(self.shape, dtype=self.dtype)} %{self.name}"
 
 
 class ModuleBuilder:
     """Builds one HLO module in the text form XLA prints with typed operands."""
 
-    def __init__(self, function):
+    def __init__(self, function, dtype="f32"):
         self.function = function
+        self.dtype = dtype
         self.next_id = 1
         self.lines = []
         self.params = []
@@ -94,23 +112,25 @@ class ModuleBuilder:
     def parameter(self, shape, label):
         name = self._name(f"Arg_{len(self.params)}")
         self.params.append((name, shape))
-        self.lines.append(f"  %{name} = {shape_text(shape)} parameter({len(self.params) - 1}), "
+        self.lines.append(f"  %{name} = {shape_text(shape, dtype=self.dtype)} "
+                          f"parameter({len(self.params) - 1}), "
                           f'metadata={{op_name="{label}"}}')
-        return Value(name, shape)
+        return Value(name, shape, self.dtype)
 
     def constant(self, array):
-        array = np.asarray(array, dtype=np.float32)
+        array = rounded(array, self.dtype).astype(np.float32)
         name = self._name("constant")
-        self.lines.append(f"  %{name} = {shape_text(array.shape)} constant({literal_text(array)})")
-        return Value(name, array.shape)
+        self.lines.append(f"  %{name} = {shape_text(array.shape, dtype=self.dtype)} "
+                          f"constant({literal_text(array)})")
+        return Value(name, array.shape, self.dtype)
 
     def op(self, opcode, shape, operands, attrs="", op_name=None):
         name = self._name(opcode)
         args = ", ".join(v.typed() for v in operands)
         extra = f", {attrs}" if attrs else ""
-        self.lines.append(f"  %{name} = {shape_text(shape)} {opcode}({args}){extra}"
-                          f"{self._meta(op_name)}")
-        return Value(name, shape)
+        self.lines.append(f"  %{name} = {shape_text(shape, dtype=self.dtype)} {opcode}({args})"
+                          f"{extra}{self._meta(op_name)}")
+        return Value(name, shape, self.dtype)
 
     def region(self, opcode):
         """A scalar binary computation (add, maximum) for reduce's to_apply."""
@@ -120,11 +140,12 @@ class ModuleBuilder:
             root = self._name(opcode)
             name = f"region_{index}.{self.next_id}"
             self.next_id += 1
+            t = self.dtype
             self.region_text.append(
-                f"%{name} ({a}: f32[], {b}: f32[]) -> f32[] {{\n"
-                f"  %{a} = f32[] parameter(0)\n"
-                f"  %{b} = f32[] parameter(1)\n"
-                f"  ROOT %{root} = f32[] {opcode}(f32[] %{a}, f32[] %{b})\n"
+                f"%{name} ({a}: {t}[], {b}: {t}[]) -> {t}[] {{\n"
+                f"  %{a} = {t}[] parameter(0)\n"
+                f"  %{b} = {t}[] parameter(1)\n"
+                f"  ROOT %{root} = {t}[] {opcode}({t}[] %{a}, {t}[] %{b})\n"
                 f"}}\n")
             self.regions[opcode] = name
         return self.regions[opcode]
@@ -182,12 +203,14 @@ class ModuleBuilder:
                        "conv_general_dilated[window_strides=({0}, {0})]".format(stride))
 
     def text(self, module_name, root):
-        params = ", ".join(shape_text(s) for _, s in self.params)
+        t = self.dtype
+        params = ", ".join(shape_text(s, dtype=t) for _, s in self.params)
         header = (f"HloModule {module_name}, entry_computation_layout="
-                  f"{{({params})->{shape_text(root.shape)}}}\n\n")
+                  f"{{({params})->{shape_text(root.shape, dtype=t)}}}\n\n")
         self.lines[-1] = "  ROOT " + self.lines[-1].lstrip()
-        signature = ", ".join(f"{n}: {shape_text(s, layout=False)}" for n, s in self.params)
-        entry = (f"ENTRY %main.{self.next_id} ({signature}) -> {shape_text(root.shape, False)} {{\n"
+        signature = ", ".join(f"{n}: {shape_text(s, False, t)}" for n, s in self.params)
+        entry = (f"ENTRY %main.{self.next_id} ({signature}) -> {shape_text(root.shape, False, t)} "
+                 "{\n"
                  + "\n".join(self.lines) + "\n}\n\n")
         return header + "".join(r + "\n" for r in self.region_text) + entry
 
@@ -195,9 +218,9 @@ class ModuleBuilder:
 class Model:
     """Weights, inputs and the HLO of one benchmark model."""
 
-    def __init__(self, name, function, rng):
-        self.name, self.rng = name, rng
-        self.hlo = ModuleBuilder(function)
+    def __init__(self, name, function, rng, dtype="f32"):
+        self.name, self.rng, self.dtype = name, rng, dtype
+        self.hlo = ModuleBuilder(function, dtype)
         self.weights = {}
         self.inputs = []
         self.flops = 0
@@ -207,11 +230,11 @@ class Model:
         return self.named(label, array)
 
     def named(self, label, array):
-        self.weights[label] = np.asarray(array, dtype=np.float32)
+        self.weights[label] = rounded(array, self.dtype)
         return self.hlo.constant(self.weights[label])
 
     def input(self, label, shape, scale=1.0):
-        array = self.rng.uniform(-scale, scale, shape).astype(np.float32)
+        array = rounded(self.rng.uniform(-scale, scale, shape), self.dtype)
         self.inputs.append(array)
         return self.hlo.parameter(shape, label)
 
@@ -268,17 +291,33 @@ def write_model(out_dir, name, text, inputs, weights, manifest):
         f.write("\n")
 
 
-def mlp(rng):
-    m = Model("mlp", "mlp", rng)
-    x = m.input("x", (1, 784))
-    h = m.dense(x, "fc1", 784, 256, "relu")
-    h = m.dense(h, "fc2", 256, 128, "relu")
-    return m, m.dense(h, "fc3", 128, 10), "jit_mlp"
+def variant(name, dtype):
+    """A model's name in `dtype`: the f32 name, or NAME-f16 / NAME-bf16."""
+    return name if dtype == "f32" else f"{name}-{dtype}"
 
 
-def ds_cnn(rng):
+def dense_stack(rng, dtype, name, rows, sizes):
+    """Dense layers of `sizes` (relu between them) over `rows` input rows."""
+    m = Model(variant(name, dtype), "mlp", rng, dtype)
+    h = m.input("x", (rows, sizes[0]))
+    for i, (n_in, n_out) in enumerate(zip(sizes, sizes[1:])):
+        last = i == len(sizes) - 2
+        h = m.dense(h, f"fc{i + 1}", n_in, n_out, None if last else "relu")
+    return m, h, "jit_mlp"
+
+
+def mlp(rng, dtype):
+    return dense_stack(rng, dtype, "mlp", 1, [784, 256, 128, 10])
+
+
+def mlp_batch64(rng, dtype):
+    """The MLP of XNNPACK's arm64 comparison: 64 rows of 784-512-512-10."""
+    return dense_stack(rng, dtype, "mlp-batch64", 64, [784, 512, 512, 10])
+
+
+def ds_cnn(rng, dtype):
     """DS-CNN (Hello Edge) keyword spotting: 49x10 MFCC in, 12 classes out."""
-    m = Model("ds-cnn", "ds_cnn", rng)
+    m = Model(variant("ds-cnn", dtype), "ds_cnn", rng, dtype)
     h = m.hlo
     x = m.input("mfcc", (1, 49, 10, 1))
     # SAME padding for a 10x4 window at stride 2 over 49x10: 4_5 rows, 1_1 columns.
@@ -292,9 +331,9 @@ def ds_cnn(rng):
     return m, m.dense(pooled, "fc", 64, 12), "jit_ds_cnn"
 
 
-def mobilenet_block(rng):
+def mobilenet_block(rng, dtype):
     """MobileNetV2 inverted residual: 1x1 expand x6, 3x3 depthwise, 1x1 project, add."""
-    m = Model("mobilenet-block", "inverted_residual", rng)
+    m = Model(variant("mobilenet-block", dtype), "inverted_residual", rng, dtype)
     x = m.input("x", (1, 56, 56, 24))
     y = m.conv(x, "expand", (1, 1, 24, 144), 1, ((0, 0), (0, 0)), relu="relu6")
     y = m.conv(y, "depthwise", (3, 3, 1, 144), 1, ((1, 1), (1, 1)), groups=144, relu="relu6")
@@ -320,11 +359,11 @@ def layer_norm(m, x, label):
     return h.binary("add", y, h.broadcast(beta, x.shape, (1,)), "add")
 
 
-def transformer(rng):
+def transformer(rng, dtype):
     """One post-LN encoder layer: seq 128, d_model 256, 4 heads, FFN 1024, GELU (tanh)."""
     seq, d, heads, ffn = 128, 256, 4, 1024
     dh = d // heads
-    m = Model("transformer", "encoder_layer", rng)
+    m = Model(variant("transformer", dtype), "encoder_layer", rng, dtype)
     h = m.hlo
     x = m.input("x", (seq, d))
     split = {}
@@ -365,8 +404,8 @@ def transformer(rng):
     return m, layer_norm(m, h.binary("add", y1, g, "add"), "ln2"), "jit_encoder_layer"
 
 
-def gemm(rng):
-    m = Model("gemm", "gemm", rng)
+def gemm(rng, dtype):
+    m = Model(variant("gemm", dtype), "gemm", rng, dtype)
     a = m.input("a", (512, 512))
     b = m.input("b", (512, 512))
     m.flops = 2 * 512 ** 3
@@ -374,7 +413,7 @@ def gemm(rng):
 
 
 MODELS = {"mlp": mlp, "ds-cnn": ds_cnn, "mobilenet-block": mobilenet_block,
-          "transformer": transformer, "gemm": gemm}
+          "transformer": transformer, "gemm": gemm, "mlp-batch64": mlp_batch64}
 
 
 def write_quantized(out_dir, name, rng):
@@ -394,15 +433,21 @@ def main():
     parser.add_argument("--seed", type=int, default=20240601)
     parser.add_argument("--models", default=",".join(MODELS))
     args = parser.parse_args()
-    for index, name in enumerate(list(MODELS) + list(quantized_models.MODELS)):
-        if name not in args.models.split(","):
-            continue
-        # One generator a model, so each model's weights do not depend on the others.
-        rng = np.random.default_rng([args.seed, index])
+    for name in args.models.split(","):
+        # One generator a model, so each model's weights depend on no other model
+        # (and the half-precision variants hold the f32 weights, rounded).
         if name in quantized_models.MODELS:
-            write_quantized(args.out_dir, name, rng)
+            index = len(MODELS) + list(quantized_models.MODELS).index(name)
+            write_quantized(args.out_dir, name, np.random.default_rng([args.seed, index]))
             continue
-        model, root, module_name = MODELS[name](rng)
+        base, dtype = name, "f32"
+        for half in ("f16", "bf16"):
+            if name.endswith("-" + half):
+                base, dtype = name[:-len(half) - 1], half
+        if base not in MODELS:
+            parser.error(f"unknown model '{name}'")
+        index = list(MODELS).index(base)
+        model, root, module_name = MODELS[base](np.random.default_rng([args.seed, index]), dtype)
         model.write(args.out_dir, root, module_name)
 
 

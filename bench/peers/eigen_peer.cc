@@ -228,6 +228,7 @@ bench::Factory threaded(bench::Prepared (*factory)(const ModelFiles &, int)) {
 int main(int argc, char **argv) {
   return bench::peerMain(argc, argv, "eigen-peer",
                          {{"mlp", threaded(mlp)},
+                          {"mlp-batch64", threaded(mlp)},
                           {"ds-cnn", threaded(dsCnn)},
                           {"mobilenet-block", threaded(mobilenetBlock)},
                           {"transformer", threaded(transformer)},

@@ -111,7 +111,7 @@ def gemm(folder):
     return lambda a, b: torch.matmul(a, b)
 
 
-MODELS = {"mlp": mlp, "ds-cnn": ds_cnn, "mobilenet-block": mobilenet_block,
+MODELS = {"mlp": mlp, "mlp-batch64": mlp, "ds-cnn": ds_cnn, "mobilenet-block": mobilenet_block,
           "transformer": transformer, "gemm": gemm}
 
 

@@ -266,6 +266,7 @@ bench::Prepared gemm(const ModelFiles &files, int threads) {
 int main(int argc, char **argv) {
   ok(xnn_initialize(nullptr), "initialize");
   std::map<std::string, bench::Factory> models = {{"mlp", mlp},
+                                                  {"mlp-batch64", mlp},
                                                   {"ds-cnn", dsCnn},
                                                   {"mobilenet-block", mobilenetBlock},
                                                   {"transformer", transformer},

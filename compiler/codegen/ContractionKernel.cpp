@@ -15,6 +15,7 @@
 #include "codegen/ContractionKernel.h"
 
 #include "codegen/ContractionTiling.h"
+#include "codegen/ElementTypes.h"
 #include "codegen/IntegerContraction.h"
 #include "codegen/LoopNest.h"
 #include "passes/ContractionTypes.h"
@@ -31,9 +32,16 @@ class ContractionKernel {
 public:
   ContractionKernel(llvm::IRBuilderBase &builder, llvm::Type *indexType,
                     const ContractionPlan &plan, const ContractionTiling &tiling,
-                    const PackedSchedule &packed)
+                    const PackedSchedule &packed, unsigned lhsRunSteps, bool prefetches,
+                    bool hardwareHalf)
       : b_(builder), indexType_(indexType), plan_(plan), tiling_(tiling), packed_(packed),
-        element_(plan.type == PrimitiveType::F64 ? b_.getDoubleTy() : b_.getFloatTy()) {}
+        kSteps_(tiling.lanes > 1 ? lhsRunSteps : 1), prefetches_(prefetches),
+        hardwareHalf_(hardwareHalf), element_(plan.type == PrimitiveType::F64   ? b_.getDoubleTy()
+                                              : plan.type == PrimitiveType::F16 ? b_.getHalfTy()
+                                                                                : b_.getFloatTy()) {
+    for (int side = 0; side < 3; ++side)
+      storage_[side] = storageType(b_.getContext(), arrayType(plan, side));
+  }
 
   /// Emits the contraction of `lhs` and `rhs` into `out`; `local` makes a
   /// stack slot in the function's entry block.
@@ -48,6 +56,9 @@ public:
             llvm::Value *splitEnd, ContractionEpilogue epilogue) {
     local_ = local;
     epilogue_ = epilogue;
+    // A window the rows slide along is unrolled instead.
+    if (slidingWindowDimension() >= 0)
+      kSteps_ = 1;
     if (!splitBegin) {
       splitBegin = index(0);
       splitEnd = index(splitExtent());
@@ -67,69 +78,114 @@ public:
     const int64_t columnBlock = std::max<int64_t>(1, 512 / tileColumns) * tileColumns;
     // Blocking k costs a reload of the partial sums per block: only worth it
     // when a whole strip of the rhs would not stay in that cache.
-    const int64_t elementBytes = hlo::bitWidth(plan_.type) / 8;
+    const int64_t elementBytes = hlo::bitWidth(plan_.rhsType) / 8;
     const int64_t stripBytes = plan_.contractingDims.size() == 1
                                    ? plan_.contractingDims[0] *
                                          std::min<int64_t>(plan_.columns, columnBlock) *
                                          elementBytes
                                    : 0;
-    blockK_ = stripBytes > kBlock * 512 * 4 && plan_.contractingDims[0] > kBlock ? kBlock : 0;
+    // Partial sums go through the result, so only one that holds them exactly.
+    blockK_ =
+        resultHoldsSums(plan_) && stripBytes > kBlock * 512 * 4 && plan_.contractingDims[0] > kBlock
+            ? kBlock
+            : 0;
     if (plan_.rows == 0 || plan_.columns == 0)
       return;
+    prepareLhsPanel();
 
     LoopRange outerRange{splitBegin, splitEnd};
-    emitLoopNest(b_, indexType_, plan_.outerDims, [&](IndexRef outer) {
-      const OperandStrides *arrays[3] = {&plan_.operand[0], &plan_.operand[1], &plan_.result};
-      llvm::Value *offsets[3];
-      for (int side = 0; side < 3; ++side) {
-        offsets[side] = index(arrays[side]->base);
-        for (size_t d = 0; d < outer.size(); ++d)
-          offsets[side] = add(offsets[side], mul(outer[d], arrays[side]->outer[d]));
-      }
-      base_[0] = gep(lhs, offsets[0]);
-      base_[1] = gep(rhs, offsets[1]);
-      base_[2] = gep(out, offsets[2]);
-      outOffset_ = offsets[2];
+    emitLoopNest(
+        b_, indexType_, plan_.outerDims,
+        [&](IndexRef outer) {
+          const OperandStrides *arrays[3] = {&plan_.operand[0], &plan_.operand[1], &plan_.result};
+          llvm::Value *offsets[3];
+          for (int side = 0; side < 3; ++side) {
+            offsets[side] = index(arrays[side]->base);
+            for (size_t d = 0; d < outer.size(); ++d)
+              offsets[side] = add(offsets[side], mul(outer[d], arrays[side]->outer[d]));
+          }
+          base_[0] = at(0, lhs, offsets[0]);
+          base_[1] = at(1, rhs, offsets[1]);
+          base_[2] = at(2, out, offsets[2]);
+          outOffset_ = offsets[2];
 
-      const int64_t columnBlocks = (plan_.columns + columnBlock - 1) / columnBlock;
-      emitCountedLoop(
-          b_, index(columnBlocks),
-          [&](llvm::Value *block) {
-            llvm::Value *begin = mul(block, columnBlock);
-            llvm::Value *end = b_.CreateBinaryIntrinsic(
-                llvm::Intrinsic::umin, add(begin, index(columnBlock)), index(plan_.columns));
-            if (!blockK_)
-              return emitRows(begin, end, nullptr);
-            const int64_t kBlocks = (plan_.contractingDims[0] + blockK_ - 1) / blockK_;
-            emitCountedLoop(
-                b_, index(kBlocks), [&](llvm::Value *kb) { emitRows(begin, end, kb); }, "kb");
-          },
-          "jc");
-    }, "d", splitsRows() ? nullptr : &outerRange);
+          const int64_t columnBlocks = (plan_.columns + columnBlock - 1) / columnBlock;
+          emitCountedLoop(
+              b_, index(columnBlocks),
+              [&](llvm::Value *block) {
+                llvm::Value *begin = mul(block, columnBlock);
+                llvm::Value *end = b_.CreateBinaryIntrinsic(
+                    llvm::Intrinsic::umin, add(begin, index(columnBlock)), index(plan_.columns));
+                if (!blockK_)
+                  return emitRows(begin, end, nullptr);
+                const int64_t kBlocks = (plan_.contractingDims[0] + blockK_ - 1) / blockK_;
+                emitCountedLoop(
+                    b_, index(kBlocks), [&](llvm::Value *kb) { emitRows(begin, end, kb); }, "kb");
+              },
+              "jc");
+        },
+        "d", splitsRows() ? nullptr : &outerRange);
   }
 
 private:
   llvm::Value *index(int64_t value) { return llvm::ConstantInt::get(indexType_, value); }
   llvm::Value *add(llvm::Value *x, llvm::Value *y) { return b_.CreateAdd(x, y); }
   llvm::Value *mul(llvm::Value *x, int64_t y) { return emitScaledIndex(b_, x, y); }
+  /// Element `offset` of a buffer of sums (the packed panel).
   llvm::Value *gep(llvm::Value *base, llvm::Value *offset) {
     return b_.CreateGEP(element_, base, offset);
   }
-  llvm::Type *vectorType(unsigned lanes) {
-    return lanes == 1 ? element_ : llvm::FixedVectorType::get(element_, lanes);
+  /// Element `offset` of array `side` (0 lhs, 1 rhs, 2 result) from `base`.
+  llvm::Value *at(int side, llvm::Value *base, llvm::Value *offset) {
+    return b_.CreateGEP(storage_[side], base, offset);
   }
+  static llvm::Type *vectorOf(llvm::Type *element, unsigned lanes) {
+    return lanes == 1 ? element : llvm::FixedVectorType::get(element, lanes);
+  }
+  llvm::Type *vectorType(unsigned lanes) { return vectorOf(element_, lanes); }
   llvm::Align alignment() { return llvm::Align(element_->getPrimitiveSizeInBits() / 8); }
+  llvm::Align alignment(int side) { return llvm::Align(hlo::bitWidth(arrayType(plan_, side)) / 8); }
+
+  /// `lanes` elements of array `side` at `address`, as sums' values: half
+  /// values widen in registers (exactly).
+  llvm::Value *loadArray(int side, llvm::Value *address, unsigned lanes) {
+    return widen(side,
+                 b_.CreateAlignedLoad(vectorOf(storage_[side], lanes), address, alignment(side)));
+  }
+  /// Values of array `side` as sums' values: f16 with the target's
+  /// conversions where it has them (one instruction a vector), bf16 by a
+  /// shift.
+  llvm::Value *widen(int side, llvm::Value *value) {
+    if (plan_.type == PrimitiveType::F16) // native f16 sums: the bits as half
+      return b_.CreateBitCast(value, vectorOf(element_, lanesOf(value)));
+    if (arrayType(plan_, side) == PrimitiveType::F16)
+      return widenF16(b_, value, hardwareHalf_);
+    return toCompute(b_, arrayType(plan_, side), value);
+  }
+  /// Sums rounded to the result's type.
+  llvm::Value *narrow(llvm::Value *value) {
+    if (plan_.type == PrimitiveType::F16)
+      return b_.CreateBitCast(value, vectorOf(storage_[2], lanesOf(value)));
+    if (plan_.resultType == PrimitiveType::F16)
+      return narrowToF16(b_, value, hardwareHalf_);
+    return fromCompute(b_, plan_.resultType, value);
+  }
+  static unsigned lanesOf(llvm::Value *value) {
+    auto *vector = llvm::dyn_cast<llvm::FixedVectorType>(value->getType());
+    return vector ? vector->getNumElements() : 1;
+  }
 
   /// Units [begin, end) of the packed schedule (see PackedSchedule).
   void emitPackedUnits(llvm::Value *lhs, llvm::Value *rhs, llvm::Value *out, llvm::Value *begin,
                        llvm::Value *end) {
     if (plan_.rows == 0 || plan_.columns == 0)
       return;
-    base_[0] = gep(lhs, index(plan_.operand[0].base));
-    base_[1] = gep(rhs, index(plan_.operand[1].base));
-    base_[2] = gep(out, index(plan_.result.base));
+    base_[0] = at(0, lhs, index(plan_.operand[0].base));
+    base_[1] = at(1, rhs, index(plan_.operand[1].base));
+    base_[2] = at(2, out, index(plan_.result.base));
     outOffset_ = index(plan_.result.base);
     blockK_ = packed_.kBlock;
+    prepareLhsPanel();
     chunkEpilogue_ = true;
     if (!plan_.rhsInPanels) {
       panelBuffer_ = local_(llvm::ArrayType::get(element_, blockK_ * packed_.panelColumns));
@@ -195,7 +251,8 @@ private:
   }
 
   /// Copies k block `kBlockIndex` of the rhs panel starting at `column`
-  /// into the panel buffer, k step by k step.
+  /// into the panel buffer, k step by k step (half values widened once
+  /// here, not in every tile that reads them).
   void emitPack(llvm::Value *column, llvm::Value *kBlockIndex) {
     const int64_t width = packed_.panelColumns;
     llvm::Value *kBegin = mul(kBlockIndex, blockK_);
@@ -205,13 +262,12 @@ private:
     emitCountedLoop(
         b_, b_.CreateSub(kEnd, kBegin),
         [&](llvm::Value *k) {
-          llvm::Value *source = gep(base_[1], add(mul(add(kBegin, k), kStride), column));
+          llvm::Value *source = at(1, base_[1], add(mul(add(kBegin, k), kStride), column));
           llvm::Value *target = gep(panelBuffer_, mul(k, width));
           int64_t c = 0;
           for (unsigned lanes : tiling_.widths) {
-            b_.CreateAlignedStore(
-                b_.CreateAlignedLoad(vectorType(lanes), gep(source, index(c)), alignment()),
-                gep(target, index(c)), panelAlignment());
+            b_.CreateAlignedStore(loadArray(1, at(1, source, index(c)), lanes),
+                                  gep(target, index(c)), panelAlignment());
             c += lanes;
           }
         },
@@ -254,6 +310,8 @@ private:
   /// the main tiles is exactly the tail.
   void emitColumns(llvm::Value *row, unsigned rows, llvm::Value *begin, llvm::Value *end,
                    llvm::Value *kBlockIndex) {
+    if (lhsPanel_)
+      emitLhsPanel(row, rows, kBlockIndex);
     const int64_t tileColumns = tiling_.tileColumns();
     llvm::Value *width = b_.CreateSub(end, begin);
     llvm::Value *full = b_.CreateUDiv(width, index(tileColumns));
@@ -284,6 +342,71 @@ private:
       emitEpilogue(row, rows, begin, width, kBlockIndex);
   }
 
+  /// Whether the rows of a tile read their half-precision lhs through a
+  /// panel widened once per row tile (see emitLhsPanel), and how many
+  /// contracting steps it holds.
+  int64_t lhsPanelSteps() const {
+    const OperandStrides &lhs = plan_.operand[0];
+    if ((plan_.lhsType != PrimitiveType::F16 && plan_.lhsType != PrimitiveType::BF16) ||
+        plan_.type != PrimitiveType::F32 || kSteps_ > 1 || tiling_.lanes == 1 || lhs.column != 0 ||
+        lhs.row == 0 || slidingWindowDimension() >= 0)
+      return 0;
+    int64_t steps = blockK_;
+    if (!steps) {
+      steps = 1;
+      for (int64_t dim : plan_.contractingDims)
+        steps *= dim;
+    }
+    return tiling_.rows * steps * 4 <= kMaxLhsPanelBytes ? steps : 0;
+  }
+
+  void prepareLhsPanel() {
+    lhsPanelSteps_ = lhsPanelSteps();
+    if (!lhsPanelSteps_)
+      return;
+    lhsPanel_ = local_(llvm::ArrayType::get(element_, tiling_.rows * lhsPanelSteps_));
+    lhsPanel_->setAlignment(llvm::Align(64));
+  }
+
+  /// Widens the lhs values of the `rows` rows from `row` for every
+  /// contracting step (of block `kBlockIndex`) into the panel, step after
+  /// step: the tiles of the row then load them as f32, each broadcast folded
+  /// into its multiply-adds as for f32 operands, where widening a half value
+  /// for each step would cost three instructions more (x86-64: a load, a
+  /// move, vcvtph2ps) per row and step.
+  void emitLhsPanel(llvm::Value *row, unsigned rows, llvm::Value *kBlockIndex) {
+    const OperandStrides &lhs = plan_.operand[0];
+    for (unsigned r = 0; r < rows; ++r) {
+      llvm::Value *rowBase = at(0, base_[0], mul(add(row, index(r)), lhs.row));
+      llvm::Value *panelRow = gep(lhsPanel_, index(r * lhsPanelSteps_));
+      auto copy = [&](llvm::Value *offset, llvm::Value *step) {
+        b_.CreateAlignedStore(loadArray(0, at(0, rowBase, offset), 1), gep(panelRow, step),
+                              alignment());
+      };
+      if (kBlockIndex) {
+        llvm::Value *kBegin = mul(kBlockIndex, blockK_);
+        llvm::Value *kEnd = b_.CreateBinaryIntrinsic(
+            llvm::Intrinsic::umin, add(kBegin, index(blockK_)), index(plan_.contractingDims[0]));
+        emitCountedLoop(
+            b_, b_.CreateSub(kEnd, kBegin),
+            [&](llvm::Value *k) { copy(mul(add(kBegin, k), lhs.contracting[0]), k); }, "kl");
+        continue;
+      }
+      const llvm::SmallVector<int64_t, 4> linear = rowMajorStrides(plan_.contractingDims);
+      emitLoopNest(
+          b_, indexType_, plan_.contractingDims,
+          [&](IndexRef k) {
+            llvm::Value *offset = index(0), *step = index(0);
+            for (size_t c = 0; c < k.size(); ++c) {
+              offset = add(offset, mul(k[c], lhs.contracting[c]));
+              step = add(step, mul(k[c], linear[c]));
+            }
+            copy(offset, step);
+          },
+          "kl");
+    }
+  }
+
   static int64_t sumOf(llvm::ArrayRef<unsigned> widths) {
     int64_t total = 0;
     for (unsigned width : widths)
@@ -300,20 +423,20 @@ private:
         add(add(mul(add(row, index(r)), strides.row), kOffset),
             side == 1 && plan_.rhsInPanels ? add(panelColumn(column), index(offset))
                                            : mul(add(column, index(offset)), strides.column));
-    llvm::Value *address = gep(base_[side], position);
+    llvm::Value *address = at(side, base_[side], position);
     if (strides.column == 0 || lanes == 1) {
-      llvm::Value *scalar = b_.CreateAlignedLoad(element_, address, alignment());
+      llvm::Value *scalar = loadArray(side, address, 1);
       return lanes == 1 ? scalar : b_.CreateVectorSplat(lanes, scalar);
     }
     if (strides.column == 1)
-      return b_.CreateAlignedLoad(vectorType(lanes), address, alignment());
-    llvm::Value *vector = llvm::PoisonValue::get(vectorType(lanes));
+      return loadArray(side, address, lanes);
+    llvm::Value *vector = llvm::PoisonValue::get(vectorOf(storage_[side], lanes));
     for (unsigned lane = 0; lane < lanes; ++lane) {
-      llvm::Value *laneAddress = gep(address, index(lane * strides.column));
+      llvm::Value *laneAddress = at(side, address, index(lane * strides.column));
       vector = b_.CreateInsertElement(
-          vector, b_.CreateAlignedLoad(element_, laneAddress, alignment()), lane);
+          vector, b_.CreateAlignedLoad(storage_[side], laneAddress, alignment(side)), lane);
     }
-    return vector;
+    return widen(side, vector);
   }
 
   /// Where `column` (a tile's first, so the tile lies in one panel) starts
@@ -333,7 +456,7 @@ private:
     int64_t span = 1;
     for (size_t d = 0; d < strides.contracting.size(); ++d)
       span += (plan_.contractingDims[d] - 1) * std::abs(strides.contracting[d]);
-    return span * (hlo::bitWidth(plan_.type) / 8);
+    return span * (hlo::bitWidth(arrayType(plan_, &strides == &plan_.operand[0] ? 0 : 1)) / 8);
   }
 
   /// The innermost contracting dimension (of at most kMaxUnrolledWindow
@@ -369,7 +492,7 @@ private:
     auto outAddress = [&](unsigned r, size_t v) {
       llvm::Value *position =
           add(mul(add(row, index(r)), plan_.result.row), add(column, index(offsets[v])));
-      return gep(base_[2], position);
+      return at(2, base_[2], position);
     };
     llvm::Value *firstBlock = kBlockIndex ? b_.CreateICmpEQ(kBlockIndex, index(0)) : nullptr;
     for (unsigned r = 0; r < rows; ++r)
@@ -387,7 +510,10 @@ private:
       }
 
     llvm::Value *kPanel = nullptr; // the k step's offset in the panel buffer
-    auto body = [&](llvm::Value *kOffset[2]) {
+    // One contracting step at kOffset. With `runs`, the lhs values are lane
+    // `lane` of each row's run of k values instead of loads of their own.
+    auto body = [&](llvm::Value *kOffset[3], llvm::ArrayRef<llvm::Value *> runs = {},
+                    unsigned lane = 0) {
       // Operands that do not move along a direction are loaded once: a
       // value shared by the columns is one scalar per row, splatted.
       llvm::SmallVector<llvm::Value *, 32> values[2];
@@ -398,7 +524,14 @@ private:
           for (size_t v = 0; v < segments; ++v) {
             const unsigned lanes = widths[v];
             if (strides.column == 0) {
-              if (r == 0 || strides.row != 0)
+              const bool fromRuns = side == 0 && !runs.empty();
+              if (fromRuns && v == 0)
+                scalars.push_back(b_.CreateExtractElement(runs[r], lane));
+              else if (side == 0 && lhsPanel_ && v == 0)
+                scalars.push_back(b_.CreateAlignedLoad(
+                    element_, gep(lhsPanel_, add(index(r * lhsPanelSteps_), kOffset[2])),
+                    alignment()));
+              else if (!fromRuns && !(side == 0 && lhsPanel_) && (r == 0 || strides.row != 0))
                 scalars.push_back(loadOperand(side, row, column, r, 0, 1, kOffset[side]));
               llvm::Value *scalar = scalars.back();
               values[side].push_back(lanes == 1 ? scalar : b_.CreateVectorSplat(lanes, scalar));
@@ -417,8 +550,8 @@ private:
       // Rows of a shared contiguous operand are a k stride apart, too far
       // for hardware prefetchers: ask for the line a few k steps ahead,
       // unless the operand is small enough to stay in the first-level cache
-      // (a depthwise convolution's weights).
-      for (int side = 0; side < 2; ++side) {
+      // (a depthwise convolution's weights). Measured on x86-64 only.
+      for (int side = 0; side < 2 && prefetches_; ++side) {
         const OperandStrides &strides = plan_.operand[side];
         if (tiling_.lanes == 1 || strides.column != 1 || strides.row != 0 ||
             strides.contracting.empty() || (side == 1 && (panel_ || plan_.rhsInPanels)) ||
@@ -427,10 +560,10 @@ private:
         llvm::Value *ahead =
             add(add(kOffset[side], index(kPrefetchDistance * strides.contracting.back())), column);
         const int64_t lineElements =
-            std::max<int64_t>(1, 64 / (element_->getPrimitiveSizeInBits() / 8));
+            std::max<int64_t>(1, 64 / (hlo::bitWidth(arrayType(plan_, side)) / 8));
         for (int64_t c = 0; c < tileColumns; c += lineElements)
           b_.CreateIntrinsic(llvm::Intrinsic::prefetch, {b_.getPtrTy()},
-                             {gep(base_[side], add(ahead, index(c))), b_.getInt32(0),
+                             {at(side, base_[side], add(ahead, index(c))), b_.getInt32(0),
                               b_.getInt32(3), b_.getInt32(1)});
       }
       for (size_t t = 0; t < sums.size(); ++t) {
@@ -439,19 +572,85 @@ private:
                        sums[t]);
       }
     };
+    // kSteps_ steps from kOffset (and kPanel), each row's lhs values for
+    // them loaded as one vector: each sum still takes its products one k
+    // after the other.
+    auto steps = [&](llvm::Value *kOffset[3]) {
+      llvm::SmallVector<llvm::Value *, 16> runs;
+      const OperandStrides &lhs = plan_.operand[0];
+      for (unsigned r = 0; r < rows; ++r)
+        runs.push_back(loadArray(
+            0, at(0, base_[0], add(mul(add(row, index(r)), lhs.row), kOffset[0])), kSteps_));
+      llvm::Value *panelStart = kPanel;
+      for (unsigned j = 0; j < kSteps_; ++j) {
+        llvm::Value *shifted[3] = {kOffset[0],
+                                   add(kOffset[1], index(j * plan_.operand[1].contracting.back())),
+                                   kOffset[2]};
+        if (panelStart)
+          kPanel = add(panelStart, index(j * packed_.panelColumns));
+        body(shifted, runs, j);
+      }
+      kPanel = panelStart;
+    };
+
+    // `count` steps of one contracting dimension: at(k, n) emits the n steps
+    // from the k-th. Runs of kSteps_ go in pairs per loop iteration (fewer
+    // loop instructions a multiply-add), then what is left one by one.
+    auto emitSteps = [&](llvm::Value *count,
+                         llvm::function_ref<void(llvm::Value * k, unsigned n)> at) {
+      if (kSteps_ <= 1)
+        return emitCountedLoop(
+            b_, count, [&](llvm::Value *k) { at(k, 1); }, "k");
+      const int64_t span = 2 * int64_t(kSteps_);
+      llvm::Value *pairs = b_.CreateUDiv(count, index(span));
+      emitCountedLoop(
+          b_, pairs,
+          [&](llvm::Value *p) {
+            at(mul(p, span), kSteps_);
+            at(add(mul(p, span), index(kSteps_)), kSteps_);
+          },
+          "kg");
+      llvm::Value *done = mul(pairs, span);
+      llvm::Value *rest = b_.CreateSub(count, done);
+      emitIf(b_.CreateICmpUGE(rest, index(kSteps_)), "kg.last", [&] { at(done, kSteps_); });
+      llvm::Value *singles = b_.CreateURem(rest, index(kSteps_));
+      llvm::Value *first = b_.CreateSub(count, singles);
+      emitCountedLoop(
+          b_, singles, [&](llvm::Value *i) { at(add(first, i), 1); }, "k");
+    };
 
     if (blockK_) {
       llvm::Value *kBegin = mul(kBlockIndex, blockK_);
       llvm::Value *kEnd = b_.CreateBinaryIntrinsic(
           llvm::Intrinsic::umin, add(kBegin, index(blockK_)), index(plan_.contractingDims[0]));
-      emitCountedLoop(
-          b_, b_.CreateSub(kEnd, kBegin),
-          [&](llvm::Value *k) {
-            llvm::Value *kk = add(kBegin, k);
-            kPanel = mul(k, packed_.panelColumns);
-            llvm::Value *kOffset[2] = {mul(kk, plan_.operand[0].contracting[0]),
-                                       mul(kk, plan_.operand[1].contracting[0])};
-            body(kOffset);
+      emitSteps(b_.CreateSub(kEnd, kBegin), [&](llvm::Value *k, unsigned n) {
+        llvm::Value *kk = add(kBegin, k);
+        kPanel = mul(k, packed_.panelColumns);
+        llvm::Value *kOffset[3] = {mul(kk, plan_.operand[0].contracting[0]),
+                                   mul(kk, plan_.operand[1].contracting[0]), k};
+        if (n == 1)
+          return body(kOffset);
+        steps(kOffset);
+      });
+    } else if (kSteps_ > 1) {
+      // Every contracting dimension but the innermost is a loop; the
+      // innermost goes in runs.
+      llvm::ArrayRef<int64_t> dims = plan_.contractingDims;
+      emitLoopNest(
+          b_, indexType_, dims.drop_back(),
+          [&](IndexRef k) {
+            llvm::Value *base[2] = {index(0), index(0)};
+            for (size_t c = 0; c < k.size(); ++c)
+              for (int side = 0; side < 2; ++side)
+                base[side] = add(base[side], mul(k[c], plan_.operand[side].contracting[c]));
+            emitSteps(index(dims.back()), [&](llvm::Value *i, unsigned n) {
+              llvm::Value *kOffset[3] = {nullptr, nullptr, index(0)};
+              for (int side = 0; side < 2; ++side)
+                kOffset[side] = add(base[side], mul(i, plan_.operand[side].contracting.back()));
+              if (n == 1)
+                return body(kOffset);
+              steps(kOffset);
+            });
           },
           "k");
     } else {
@@ -466,18 +665,22 @@ private:
       emitLoopNest(
           b_, indexType_, looped,
           [&](IndexRef k) {
-            llvm::Value *kOffset[2] = {index(0), index(0)};
-            for (size_t c = 0; c < k.size(); ++c)
+            llvm::Value *kOffset[3] = {index(0), index(0), index(0)};
+            const llvm::SmallVector<int64_t, 4> linear = rowMajorStrides(plan_.contractingDims);
+            for (size_t c = 0; c < k.size(); ++c) {
               for (int side = 0; side < 2; ++side)
                 if (int(c) != unrolled)
                   kOffset[side] = add(kOffset[side], mul(k[c], plan_.operand[side].contracting[c]));
+              kOffset[2] = add(kOffset[2], mul(k[c], linear[c]));
+            }
             if (unrolled < 0)
               return body(kOffset);
             for (int64_t u = 0; u < plan_.contractingDims[unrolled]; ++u) {
-              llvm::Value *at[2];
+              llvm::Value *shifted[3] = {nullptr, nullptr, kOffset[2]};
               for (int side = 0; side < 2; ++side)
-                at[side] = add(kOffset[side], index(u * plan_.operand[side].contracting[unrolled]));
-              body(at);
+                shifted[side] =
+                    add(kOffset[side], index(u * plan_.operand[side].contracting[unrolled]));
+              body(shifted);
             }
           },
           "k");
@@ -486,8 +689,8 @@ private:
     for (unsigned r = 0; r < rows; ++r)
       for (size_t v = 0; v < segments; ++v) {
         llvm::AllocaInst *sum = sums[r * segments + v];
-        b_.CreateAlignedStore(b_.CreateLoad(sum->getAllocatedType(), sum), outAddress(r, v),
-                              alignment());
+        llvm::Value *value = b_.CreateLoad(sum->getAllocatedType(), sum);
+        b_.CreateAlignedStore(narrow(value), outAddress(r, v), alignment(2));
       }
   }
 
@@ -511,7 +714,11 @@ private:
   const ContractionPlan &plan_;
   ContractionTiling tiling_;
   PackedSchedule packed_;
-  llvm::Type *element_;
+  unsigned kSteps_;        ///< contracting steps taken at once (lhsRunSteps)
+  bool prefetches_;        ///< asks for rhs lines ahead (x86-64)
+  bool hardwareHalf_;      ///< f16 converts with the target's instructions
+  llvm::Type *element_;    ///< the sums' element type
+  llvm::Type *storage_[3]; ///< the element types lhs, rhs and the result are stored as
   llvm::function_ref<llvm::AllocaInst *(llvm::Type *)> local_;
   ContractionEpilogue epilogue_;
   llvm::Value *outOffset_ = nullptr; ///< of the current outer index in `out`
@@ -520,6 +727,9 @@ private:
   static constexpr int64_t kPrefetchDistance = 8;
   static constexpr int64_t kMaxUnrolledWindow = 8;
   static constexpr int64_t kPrefetchMinBytes = 32 * 1024;
+  static constexpr int64_t kMaxLhsPanelBytes = 64 * 1024;
+  llvm::AllocaInst *lhsPanel_ = nullptr; ///< widened lhs rows of the row tile
+  int64_t lhsPanelSteps_ = 0;
   llvm::AllocaInst *panelBuffer_ = nullptr; ///< one k block of a packed panel
   bool packing_ = false;                    ///< the tiles being emitted read panelBuffer_
   llvm::Value *panel_ = nullptr;            ///< panelBuffer_ while emitting a packed tile
@@ -550,8 +760,7 @@ llvm::Value *emitMultiplyAdd(llvm::IRBuilderBase &builder, llvm::Value *sum, llv
 
 void setContractionTypes(ContractionPlan &plan, PrimitiveType result, PrimitiveType lhs,
                          PrimitiveType rhs) {
-  const bool integer = passes::isIntegerContractionType(result, lhs, rhs);
-  plan.type = integer ? PrimitiveType::S32 : result;
+  plan.type = *passes::tiledSumType(lhs, rhs, result);
   plan.lhsType = lhs;
   plan.rhsType = rhs;
   plan.resultType = result;
@@ -603,7 +812,9 @@ void emitContraction(llvm::IRBuilderBase &builder, llvm::Type *indexType,
     return emitIntegerContraction(builder, indexType, plan, triple, spec, lhs, rhs, out, local,
                                   splitBegin, splitEnd, epilogue);
   const ContractionTiling tiling = chooseContractionTiling(plan, triple, spec);
-  ContractionKernel kernel(builder, indexType, plan, tiling, packedSchedule(plan, tiling, triple));
+  ContractionKernel kernel(builder, indexType, plan, tiling, packedSchedule(plan, tiling, triple),
+                           lhsRunSteps(plan, triple), triple.isX86(),
+                           spec ? target::hasHalfConversions(*spec) : triple.isAArch64());
   kernel.emit(lhs, rhs, out, local, splitBegin, splitEnd, epilogue);
 }
 

@@ -26,6 +26,7 @@
 #include "eval/Evaluator.h"
 #include "hlo/Literal.h"
 #include "hlo/PrimitiveType.h"
+#include "passes/ContractionTypes.h"
 #include "target/Target.h"
 
 #include "llvm/ADT/SmallVector.h"
@@ -49,9 +50,14 @@ struct OperandStrides {
 /// A contraction as MR x NR tiles over (outer, rows, columns) with a
 /// contracting loop nest (outermost first).
 struct ContractionPlan {
-  /// The sums: f32 or f64 (then also every array's), or s32 for an integer
-  /// contraction (IntegerContraction.h), whose arrays have their own types.
+  /// The sums: f32 or f64; f16 only for f16 arrays on targets with f16
+  /// vector multiply-adds, when native half sums are asked for; s32 for an
+  /// integer contraction (IntegerContraction.h).
   hlo::PrimitiveType type = hlo::PrimitiveType::F32;
+  /// What lhs, rhs and the result hold: `type` itself, f16/bf16 when `type`
+  /// is f32 (half values are widened in registers as they are loaded, which
+  /// is exact, and the result rounds once, as it is stored), or an integer
+  /// contraction's own types.
   hlo::PrimitiveType lhsType = hlo::PrimitiveType::F32, rhsType = hlo::PrimitiveType::F32,
                      resultType = hlo::PrimitiveType::F32;
   /// The rhs's values when it is a constant (weights): an integer kernel
@@ -75,6 +81,15 @@ struct ContractionPlan {
   /// its strides address the panel a column is in, and the column within it.
   bool rhsInPanels = false;
 };
+
+/// Whether the result holds the sums exactly (it is stored in their type),
+/// so partial sums may go through it between blocks of the contracting loop.
+inline bool resultHoldsSums(const ContractionPlan &plan) { return plan.resultType == plan.type; }
+
+/// The element type of array `side`: 0 the lhs, 1 the rhs, 2 the result.
+inline hlo::PrimitiveType arrayType(const ContractionPlan &plan, int side) {
+  return side == 0 ? plan.lhsType : side == 1 ? plan.rhsType : plan.resultType;
+}
 
 /// Where a contraction's result lives when not in an array of its own: the
 /// stride of each result dimension and the offset of element 0 (in

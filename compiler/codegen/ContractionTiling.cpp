@@ -34,9 +34,9 @@ int64_t sum(llvm::ArrayRef<unsigned> widths) {
 class TilingCosts {
 public:
   TilingCosts(const ContractionPlan &plan, unsigned registers, bool scalar,
-              bool rowValuesInVectorRegisters)
+              bool rowValuesInVectorRegisters, unsigned lhsRunSteps)
       : plan_(plan), registers_(registers), scalar_(scalar),
-        rowValuesInVectorRegisters_(rowValuesInVectorRegisters) {
+        rowValuesInVectorRegisters_(rowValuesInVectorRegisters), lhsRunSteps_(lhsRunSteps) {
     steps_ = 1;
     for (int64_t dim : plan.contractingDims)
       steps_ *= dim;
@@ -52,7 +52,11 @@ public:
     if (scalar_)
       return sums <= int64_t(registers_);
     const int64_t shared = rowValuesInVectorRegisters_ && plan_.operand[0].column == 0 ? rows : 1;
-    return sums + int64_t(segments) + shared + (plan_.fused ? 0 : 1) + plan_.extraRegisters <=
+    // Steps taken in runs are unrolled twice, and LLVM then wants two
+    // registers of slack to avoid spilling (7 x 3 tiles spill on AArch64).
+    const int64_t slack = lhsRunSteps_ > 1 ? 2 : 0;
+    return sums + int64_t(segments) + shared + (plan_.fused ? 0 : 1) + slack +
+               plan_.extraRegisters <=
            int64_t(registers_);
   }
 
@@ -61,14 +65,22 @@ public:
   /// starting and storing its sums.
   double tile(int64_t rows, llvm::ArrayRef<unsigned> widths) const {
     const double vectors = double(widths.size());
-    const Loads lhs = operandLoads(plan_.operand[0], rows, widths);
+    Loads lhs = operandLoads(plan_.operand[0], rows, widths);
+    lhs.count /= lhsRunSteps_; // one load serves that many steps
     const Loads rhs = operandLoads(plan_.operand[1], rows, widths);
     const double loads = lhs.count + rhs.count;
     // Between tiles that keep the ports equally busy, the one reading fewer
     // bytes per step wins (measured on a 512^3 GEMM with AVX-512: 14 x 2
     // vectors and 8 x 3 beat 7 x 3, 6 x 4 and 4 x 6, in that order).
-    const double step = std::max({rows * vectors / 2, loads / 2, kLatency}) +
-                        kCyclesPerByte * (lhs.bytes + rhs.bytes);
+    // Where the lhs comes in runs, the tile that issues the fewest
+    // instructions a multiply-add wins instead: a multiply-add each, a
+    // load per run of a row, a load per pair of rhs vectors (AArch64 loads
+    // them with one ldp). On the 512^3 GEMM under qemu-aarch64: 5 x 4
+    // tiles 40.8 M guest instructions, 6 x 3 41.0 M, 9 x 2 41.2 M.
+    const double tieBreak =
+        lhsRunSteps_ > 1 ? kCyclesPerInstruction * (rows * vectors + lhs.count + rhs.count / 2)
+                         : kCyclesPerByte * (lhs.bytes + rhs.bytes);
+    const double step = std::max({rows * vectors / 2, loads / 2, kLatency}) + tieBreak;
     return double(steps_) * step + rows * vectors;
   }
 
@@ -92,7 +104,8 @@ private:
   /// anything else lane by lane.
   Loads operandLoads(const OperandStrides &strides, int64_t rows,
                      llvm::ArrayRef<unsigned> widths) const {
-    const double elementBytes = double(hlo::bitWidth(plan_.type) / 8);
+    const double elementBytes =
+        double(hlo::bitWidth(arrayType(plan_, &strides == &plan_.operand[0] ? 0 : 1)) / 8);
     Loads perRow;
     if (strides.column == 0)
       perRow = {1.0, elementBytes};
@@ -105,10 +118,12 @@ private:
 
   static constexpr double kLatency = 4; // cycles of a dependent multiply-add
   static constexpr double kCyclesPerByte = 0.01;
+  static constexpr double kCyclesPerInstruction = 0.05;
   const ContractionPlan &plan_;
   unsigned registers_;
   bool scalar_;
   bool rowValuesInVectorRegisters_;
+  unsigned lhsRunSteps_;
   int64_t steps_ = 1;
 };
 
@@ -163,7 +178,8 @@ ContractionTiling chooseContractionTiling(const ContractionPlan &plan, const llv
   const unsigned budget = softDouble ? 4 : scalar ? 16 : registers.count;
   // x86 folds a broadcast into the multiply-add's memory operand, RISC-V V
   // and Helium multiply by a scalar register; AArch64 takes a vector lane.
-  TilingCosts costs(plan, budget, scalar, triple.isAArch64());
+  TilingCosts costs(plan, budget, scalar, triple.isAArch64(),
+                    scalar ? 1 : lhsRunSteps(plan, triple));
 
   const int64_t rows = std::max<int64_t>(plan.rows, 1);
   const int64_t columns = std::max<int64_t>(plan.columns, 1);
@@ -207,6 +223,16 @@ ContractionTiling chooseContractionTiling(const ContractionPlan &plan, const llv
   return best;
 }
 
+unsigned lhsRunSteps(const ContractionPlan &plan, const llvm::Triple &triple) {
+  const OperandStrides &lhs = plan.operand[0];
+  const unsigned steps = 16 / (hlo::bitWidth(plan.type) / 8);
+  if (!triple.isAArch64() || lhs.column != 0 || lhs.row == 0 || plan.operand[1].row != 0 ||
+      plan.contractingDims.empty() || lhs.contracting.back() != 1 ||
+      plan.contractingDims.back() < steps)
+    return 1;
+  return steps;
+}
+
 bool splitsRowTiles(const ContractionPlan &plan) {
   return llvm::all_of(plan.outerDims, [](int64_t dim) { return dim == 1; });
 }
@@ -244,21 +270,27 @@ PackedSchedule packedSchedule(const ContractionPlan &plan, const ContractionTili
   const OperandStrides &rhs = plan.operand[1];
   const int64_t rowTiles = rowTileCount(plan, tiling);
   const int64_t panelColumns = tiling.tileColumns();
-  const int64_t elementBytes = hlo::bitWidth(plan.type) / 8;
+  const int64_t elementBytes = hlo::bitWidth(plan.rhsType) / 8;
   // 32-bit targets are microcontrollers: their products are small and their
-  // stacks too small for the buffer. Integer kernels lay a constant rhs out
-  // at compile time instead.
+  // stacks too small for the buffer. The k blocks' partial sums go through
+  // the result. Integer kernels lay a constant rhs out at compile time
+  // instead.
   if (isIntegerContraction(plan) || !triple.isArch64Bit() || tiling.lanes < 2 ||
-      !splitsRowTiles(plan) || plan.contractingDims.size() != 1 || rhs.column != 1 ||
-      rhs.row != 0 || plan.columns < panelColumns)
+      !splitsRowTiles(plan) || !resultHoldsSums(plan) || plan.contractingDims.size() != 1 ||
+      rhs.column != 1 || rhs.row != 0 || plan.columns < panelColumns)
     return schedule;
   // Packing pays when each panel feeds many row tiles and the rhs would not
   // stay in the first-level cache anyway. Below that (the transformer
   // layer's 128-row products, MobileNetV2's 1x1 convolutions with 14 KiB of
-  // weights) it measured 1-7% slower than reading the rhs in place.
-  constexpr int64_t kMinRowTiles = 32;
+  // weights) it measured 1-7% slower than reading the rhs in place on
+  // x86-64. Where the lhs comes in runs (AArch64) a packed panel also puts
+  // the vectors of a k step next to each other, so they load in pairs (ldp
+  // reaches 1 KiB; the rows of a 512-wide f32 rhs are 2 KiB apart): it pays
+  // from 8 row tiles (MLP 64x784-512-512-10 under qemu-aarch64: 14.7 M ->
+  // 13.6 M guest instructions).
+  const int64_t minRowTiles = lhsRunSteps(plan, triple) > 1 ? 8 : 32;
   constexpr int64_t kMinRhsBytes = 128 * 1024;
-  if (rowTiles < kMinRowTiles ||
+  if (rowTiles < minRowTiles ||
       plan.contractingDims[0] * plan.columns * elementBytes < kMinRhsBytes)
     return schedule;
   // A 24 KiB panel block: it and the tile being computed fit the
@@ -266,8 +298,10 @@ PackedSchedule packedSchedule(const ContractionPlan &plan, const ContractionTili
   constexpr int64_t kPanelBytes = 24 * 1024;
   schedule.enabled = true;
   schedule.panelColumns = panelColumns;
-  schedule.kBlock = std::min(plan.contractingDims[0],
-                             std::max<int64_t>(1, kPanelBytes / (panelColumns * elementBytes)));
+  const int64_t panelElementBytes = hlo::bitWidth(plan.type) / 8; // widened as packed
+  schedule.kBlock =
+      std::min(plan.contractingDims[0],
+               std::max<int64_t>(1, kPanelBytes / (panelColumns * panelElementBytes)));
   schedule.panels = (plan.columns + panelColumns - 1) / panelColumns;
   // Chunks of up to 64 row tiles (each panel block is packed once per
   // chunk), halved until there are enough units to balance two threads.

@@ -3,13 +3,12 @@
 /// \file
 /// Internal to code generation: which register tiles ContractionKernel
 /// covers a contraction's result with, and how that work is cut into the
-/// ranges tasks share out (row tiles, outer rows, or packed units). A tile is a few rows, each a run of
-/// vectors (of the target's widest width and the halves of it where columns
-/// run out; 1 is a scalar), whose sums stay in registers for the whole
-/// contracting loop. The main tile repeats over the rows and columns; the
-/// columns a whole number of main tiles leaves over get tail tiles, and the
-/// rows left over one partial tile of fewer rows. Every size is known at
-/// compile time, so the edges cost no run-time decisions.
+/// ranges tasks share out (row tiles, outer rows, or packed units). A tile is a few rows, each a
+/// run of vectors (of the target's widest width and the halves of it where columns run out; 1 is a
+/// scalar), whose sums stay in registers for the whole contracting loop. The main tile repeats over
+/// the rows and columns; the columns a whole number of main tiles leaves over get tail tiles, and
+/// the rows left over one partial tile of fewer rows. Every size is known at compile time, so the
+/// edges cost no run-time decisions.
 ///
 /// The main tile is the cheapest by a small cost model: per contracting
 /// step a tile issues one multiply-add per vector of sums and one load per
@@ -55,6 +54,17 @@ struct ContractionTiling {
 /// baseline registers).
 ContractionTiling chooseContractionTiling(const ContractionPlan &plan, const llvm::Triple &triple,
                                           const target::TargetSpec *spec);
+
+/// How many contracting steps a tile takes at once on `triple`, reading
+/// each row's lhs values for them as one vector of consecutive k: 4 f32
+/// (2 f64) on AArch64, whose multiply-add by element takes the lhs value
+/// from a lane, so one load serves four steps of a row where one load a
+/// step did before (XNNPACK's arm64 kernels do the same); 1 elsewhere, and
+/// where the lhs is not shared by the columns or not contiguous along its
+/// innermost contracting dimension. x86-64 folds a broadcast load into the
+/// multiply-add, and RISC-V V and Helium multiply by a scalar register, so
+/// for them a lane would cost an extra instruction.
+unsigned lhsRunSteps(const ContractionPlan &plan, const llvm::Triple &triple);
 
 /// Whether tasks share out the row tiles: there is no outer dimension of
 /// size > 1 to share instead.

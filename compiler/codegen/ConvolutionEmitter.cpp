@@ -53,7 +53,8 @@ bool planConvolution(const hlo::Instruction &instruction, ContractionPlan &plan,
     return fail("convolution of non-arrays");
   if (!passes::isTiledContractionType(result.elementType(), input.elementType(),
                                       kernel.elementType()))
-    return fail("only f32, f64 and integer convolutions are tiled");
+    return fail("only convolutions of f16, bf16 and f32 (summed in f32), of f64 and of integers "
+                "are tiled");
   if (!result.hasDefaultLayout() || !input.hasDefaultLayout() || !kernel.hasDefaultLayout())
     return fail("only row-major convolutions are tiled");
   const hlo::InstructionAttributes &attributes = instruction.attributes();

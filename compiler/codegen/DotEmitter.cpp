@@ -1,8 +1,9 @@
 //===- DotEmitter.cpp - Dots as register-tiled contractions ---------------===//
 //
-// A dot of the element types passes/ContractionTypes.h lists (f32, f64,
-// integers) is emitted as a register-tiled contraction (ContractionKernel.h)
-// instead of one k loop per result element. Result dimensions are batch, lhs free, rhs free in that
+// A dot of the element types passes/ContractionTypes.h lists (f16, bf16 and
+// f32 in any mix, summed in f32; f64; integers) is emitted as a
+// register-tiled contraction (ContractionKernel.h) instead of one k loop per
+// result element. Result dimensions are batch, lhs free, rhs free in that
 // order; columns run along the last one, rows along the one before it, and
 // each moves in the operands that have it.
 //
@@ -34,7 +35,7 @@ bool planDot(const hlo::Instruction &instruction, ContractionPlan &plan, std::st
   if (!result.isArray() || !lhs.isArray() || !rhs.isArray())
     return fail("dot of non-arrays");
   if (!passes::isTiledContractionType(result.elementType(), lhs.elementType(), rhs.elementType()))
-    return fail("only f32, f64 and integer dots are tiled");
+    return fail("only dots of f16, bf16 and f32 (summed in f32), of f64 and of integers are tiled");
   if (!result.hasDefaultLayout() || !lhs.hasDefaultLayout() || !rhs.hasDefaultLayout())
     return fail("only row-major dots are tiled");
   if (result.rank() == 0)
@@ -125,6 +126,11 @@ void FunctionEmitter::emitPlannedContraction(
   llvm::Triple triple(module_.getTargetTriple());
   ContractionPlan arithmeticPlan = plan;
   arithmeticPlan.fused = isFused(contraction_, plan.type);
+  if (nativeHalfSums_ && plan.lhsType == hlo::PrimitiveType::F16 &&
+      plan.rhsType == hlo::PrimitiveType::F16 && plan.resultType == hlo::PrimitiveType::F16) {
+    arithmeticPlan.type = hlo::PrimitiveType::F16;
+    arithmeticPlan.fused = true; // both targets have only fused f16 vector multiply-adds
+  }
   std::optional<ReadOnlyData> panels;
   const BufferSlice &rhsSlice = assignment_.slice(&rhs);
   if (hlo::isInteger(arithmeticPlan.type)) {

@@ -4,6 +4,7 @@
 
 #include "codegen/MathEmitter.h"
 
+#include "llvm/IR/Module.h"
 #include "llvm/Support/MathExtras.h"
 
 namespace mote::codegen {
@@ -93,9 +94,49 @@ void storeElement(llvm::IRBuilderBase &builder, PrimitiveType type, llvm::Value 
   builder.CreateStore(value, address);
 }
 
+namespace {
+
+constexpr const char *kHardwareF16Flag = "mote.f16-conversions";
+
+/// Whether the module being built converts f16 with the target's
+/// instructions (markHardwareF16Conversions).
+bool convertsF16InHardware(llvm::IRBuilderBase &builder) {
+  llvm::BasicBlock *block = builder.GetInsertBlock();
+  return block && block->getModule() && block->getModule()->getModuleFlag(kHardwareF16Flag);
+}
+
+/// `like`'s shape (scalar or vector) with elements of `element`.
+llvm::Type *shapedLike(llvm::Type *like, llvm::Type *element) {
+  if (auto *vector = llvm::dyn_cast<llvm::VectorType>(like))
+    return llvm::VectorType::get(element, vector->getElementCount());
+  return element;
+}
+
+} // namespace
+
+void markHardwareF16Conversions(llvm::Module &module) {
+  module.addModuleFlag(llvm::Module::Warning, kHardwareF16Flag, 1);
+}
+
+llvm::Value *widenF16(llvm::IRBuilderBase &builder, llvm::Value *bits, bool hardware) {
+  if (!hardware)
+    return math::emitF16ToF32(builder, bits);
+  llvm::Type *type = bits->getType();
+  llvm::Value *half = builder.CreateBitCast(bits, shapedLike(type, builder.getHalfTy()));
+  return builder.CreateFPExt(half, shapedLike(type, builder.getFloatTy()));
+}
+
+llvm::Value *narrowToF16(llvm::IRBuilderBase &builder, llvm::Value *value, bool hardware) {
+  if (!hardware)
+    return math::emitF32ToF16(builder, value);
+  llvm::Type *type = value->getType();
+  llvm::Value *half = builder.CreateFPTrunc(value, shapedLike(type, builder.getHalfTy()));
+  return builder.CreateBitCast(half, shapedLike(type, builder.getInt16Ty()));
+}
+
 llvm::Value *toCompute(llvm::IRBuilderBase &builder, PrimitiveType type, llvm::Value *value) {
   if (type == PrimitiveType::F16)
-    return math::emitF16ToF32(builder, value);
+    return widenF16(builder, value, convertsF16InHardware(builder));
   if (type == PrimitiveType::BF16)
     return math::emitBF16ToF32(builder, value);
   if (hlo::isF8(type))
@@ -105,7 +146,7 @@ llvm::Value *toCompute(llvm::IRBuilderBase &builder, PrimitiveType type, llvm::V
 
 llvm::Value *fromCompute(llvm::IRBuilderBase &builder, PrimitiveType type, llvm::Value *value) {
   if (type == PrimitiveType::F16)
-    return math::emitF32ToF16(builder, value);
+    return narrowToF16(builder, value, convertsF16InHardware(builder));
   if (type == PrimitiveType::BF16)
     return math::emitF32ToBF16(builder, value);
   if (hlo::isF8(type))

@@ -11,7 +11,8 @@
 ///   f32 / f64  float / double        same
 ///   f16 / bf16 storage i16           value i16 (the bits); arithmetic widens to
 ///                                    f32 and rounds back after every op, as XLA
-///                                    does, with integer-only conversions so no
+///                                    does, with the target's conversion
+///                                    instructions or integer-only code, so no
 ///                                    runtime helper is needed.
 ///   f4, f6, f8 storage and value i8 (the bits); arithmetic widens to f32
 ///              and rounds back after every op, through tables
@@ -49,10 +50,26 @@ llvm::Value *loadElement(llvm::IRBuilderBase &builder, hlo::PrimitiveType type,
 void storeElement(llvm::IRBuilderBase &builder, hlo::PrimitiveType type, llvm::Value *value,
                   llvm::Value *address);
 
-/// A value of `type` widened to its compute type, and back (rounding to
-/// nearest even for f16/bf16 and the narrow floats).
+/// A value of `type` (scalar or vector) widened to its compute type, and
+/// back (rounding to nearest even for f16/bf16 and the narrow floats). bf16 widens by a shift and
+/// rounds in integer code; f16 converts with the target's instructions in a
+/// module marked by markHardwareF16Conversions (one instruction a vector),
+/// in integer code otherwise. Both give the same bits.
 llvm::Value *toCompute(llvm::IRBuilderBase &builder, hlo::PrimitiveType type, llvm::Value *value);
 llvm::Value *fromCompute(llvm::IRBuilderBase &builder, hlo::PrimitiveType type, llvm::Value *value);
+
+/// f16 bits (i16, scalar or vector) as f32, and f32 rounded to f16 bits:
+/// fpext and fptrunc of half when `hardware` (only for targets that have
+/// the instructions: elsewhere they become library calls), integer code
+/// otherwise.
+llvm::Value *widenF16(llvm::IRBuilderBase &builder, llvm::Value *bits, bool hardware);
+llvm::Value *narrowToF16(llvm::IRBuilderBase &builder, llvm::Value *value, bool hardware);
+
+/// Marks `module` for elementwise code that converts f16 with instructions
+/// (target::hasHalfArithmetic). LLVM narrows fptrunc(fadd(fpext a, fpext b))
+/// and the like to arithmetic on half (exact: f32 holds twice the bits), so
+/// this is only for targets whose half vectors LLVM handles well.
+void markHardwareF16Conversions(llvm::Module &module);
 
 /// The bits of a narrow float (f4, f6, f8) as the f32 they stand for, and an
 /// f32 or f64 rounded to the nearest value of the narrow `type` (ties to

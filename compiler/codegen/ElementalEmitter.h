@@ -20,6 +20,7 @@
 #define MOTE_CODEGEN_ELEMENTALEMITTER_H
 
 #include "eval/Evaluator.h"
+#include "eval/HalfReduction.h"
 #include "hlo/Computation.h"
 #include "hlo/Instruction.h"
 
@@ -119,6 +120,30 @@ private:
   OperandReader read_;
   eval::ContractionArithmetic contraction_;
   const hlo::Instruction *fusion_ = nullptr;
+};
+
+/// The fold of one reduce or reduce-window with one result, acc =
+/// to_apply(acc, x): in the element type, or in f32 for the f16/bf16
+/// reductions that accumulate there (eval/HalfReduction.h).
+class ReductionFold {
+public:
+  /// `init` is the init value as a value of the element type.
+  ReductionFold(ElementalEmitter &elemental, const hlo::Instruction &reduction, llvm::Value *init);
+
+  /// The accumulator's first value and type.
+  llvm::Value *initial() const { return initial_; }
+  llvm::Type *accumulatorType() const { return initial_->getType(); }
+  /// The accumulator after folding in `element` (a value of the element type).
+  llvm::Value *step(llvm::Value *accumulator, llvm::Value *element);
+  /// The final accumulator as a value of the result's element type.
+  llvm::Value *result(llvm::Value *accumulator);
+
+private:
+  ElementalEmitter &elemental_;
+  const hlo::Instruction &reduction_;
+  hlo::PrimitiveType type_;
+  std::optional<eval::ScalarBinary> widened_;
+  llvm::Value *initial_;
 };
 
 /// The bits bitcast-convert reinterprets: the logical width, except that

@@ -11,7 +11,8 @@
 //    evaluator's plain formula, no Annex G recovery), and convert to the
 //    result type once;
 //  - reduce and reduce-window fold acc = f(acc, x) from the init value in
-//    row-major order (reduce-window skips padding and dilation holes).
+//    row-major order (reduce-window skips padding and dilation holes), f16
+//    and bf16 in f32 where eval/HalfReduction.h says so.
 //
 //===----------------------------------------------------------------------===//
 
@@ -143,6 +144,29 @@ llvm::Value *ElementalEmitter::emitDot(const hlo::Instruction &instruction, Inde
                          builder_.CreateLoad(sum->getAllocatedType(), sum));
 }
 
+ReductionFold::ReductionFold(ElementalEmitter &elemental, const hlo::Instruction &reduction,
+                             llvm::Value *init)
+    : elemental_(elemental), reduction_(reduction),
+      type_(reduction.operand(0)->shape().elementType()),
+      widened_(eval::halfReductionInF32(reduction)), initial_(init) {
+  if (widened_)
+    initial_ = toCompute(elemental_.builder(), type_, init);
+}
+
+llvm::Value *ReductionFold::step(llvm::Value *accumulator, llvm::Value *element) {
+  if (!widened_)
+    return elemental_.emitScalarComputation(*reduction_.calledComputation(0),
+                                            {accumulator, element})[0];
+  llvm::IRBuilderBase &b = elemental_.builder();
+  llvm::Value *x = toCompute(b, type_, element);
+  return widened_->swapped ? emitBinaryOp(b, widened_->opcode, PrimitiveType::F32, x, accumulator)
+                           : emitBinaryOp(b, widened_->opcode, PrimitiveType::F32, accumulator, x);
+}
+
+llvm::Value *ReductionFold::result(llvm::Value *accumulator) {
+  return widened_ ? fromCompute(elemental_.builder(), type_, accumulator) : accumulator;
+}
+
 llvm::Value *ElementalEmitter::emitReduce(const hlo::Instruction &instruction, IndexRef index) {
   const hlo::Instruction &operand = *instruction.operand(0);
   llvm::ArrayRef<int64_t> reduced = instruction.attributes().dimensions;
@@ -152,8 +176,8 @@ llvm::Value *ElementalEmitter::emitReduce(const hlo::Instruction &instruction, I
   for (int64_t d : sortedReduced)
     reducedSizes.push_back(operand.shape().dim(d));
 
-  llvm::AllocaInst *acc = createAccumulator(builder_, read_(*instruction.operand(1), {}), "acc");
-  const hlo::Computation &reducer = *instruction.calledComputation(0);
+  ReductionFold folding(*this, instruction, read_(*instruction.operand(1), {}));
+  llvm::AllocaInst *acc = createAccumulator(builder_, folding.initial(), "acc");
   emitLoopNest(
       builder_, indexType_, reducedSizes,
       [&](IndexRef r) {
@@ -162,11 +186,10 @@ llvm::Value *ElementalEmitter::emitReduce(const hlo::Instruction &instruction, I
         for (int64_t d = 0; d < operand.shape().rank(); ++d)
           source[d] = llvm::is_contained(sortedReduced, d) ? r[folded++] : index[kept++];
         llvm::Value *current = builder_.CreateLoad(acc->getAllocatedType(), acc);
-        llvm::Value *x = read_(operand, source);
-        builder_.CreateStore(emitScalarComputation(reducer, {current, x})[0], acc);
+        builder_.CreateStore(folding.step(current, read_(operand, source)), acc);
       },
       "r");
-  return builder_.CreateLoad(acc->getAllocatedType(), acc);
+  return folding.result(builder_.CreateLoad(acc->getAllocatedType(), acc));
 }
 
 llvm::Value *ElementalEmitter::emitReduceWindow(const hlo::Instruction &instruction,
@@ -177,8 +200,8 @@ llvm::Value *ElementalEmitter::emitReduceWindow(const hlo::Instruction &instruct
   for (const hlo::WindowDimension &dim : window)
     windowSizes.push_back(dim.size);
 
-  llvm::AllocaInst *acc = createAccumulator(builder_, read_(*instruction.operand(1), {}), "acc");
-  const hlo::Computation &reducer = *instruction.calledComputation(0);
+  ReductionFold folding(*this, instruction, read_(*instruction.operand(1), {}));
+  llvm::AllocaInst *acc = createAccumulator(builder_, folding.initial(), "acc");
   llvm::Function *function = builder_.GetInsertBlock()->getParent();
   emitLoopNest(
       builder_, indexType_, windowSizes,
@@ -211,13 +234,12 @@ llvm::Value *ElementalEmitter::emitReduceWindow(const hlo::Instruction &instruct
         builder_.CreateCondBr(valid, fold, skip);
         builder_.SetInsertPoint(fold);
         llvm::Value *current = builder_.CreateLoad(acc->getAllocatedType(), acc);
-        llvm::Value *x = read_(operand, source);
-        builder_.CreateStore(emitScalarComputation(reducer, {current, x})[0], acc);
+        builder_.CreateStore(folding.step(current, read_(operand, source)), acc);
         builder_.CreateBr(skip);
         builder_.SetInsertPoint(skip);
       },
       "w");
-  return builder_.CreateLoad(acc->getAllocatedType(), acc);
+  return folding.result(builder_.CreateLoad(acc->getAllocatedType(), acc));
 }
 
 llvm::Value *ElementalEmitter::emitConvolution(const hlo::Instruction &instruction,

@@ -99,6 +99,9 @@ public:
   /// How dots and convolutions add their products (the target's choice,
   /// contractionArithmetic(); separate multiplies and adds by default).
   void setContraction(eval::ContractionArithmetic contraction) { contraction_ = contraction; }
+  /// f16 dots and convolutions sum in f16 where the target multiplies and
+  /// adds f16 vectors (opt-in; target::hasHalfMultiplyAdd).
+  void setNativeHalfSums(bool native) { nativeHalfSums_ = native; }
 
   /// Large constants go to `blob` (read through mote_call.weights) instead
   /// of the code's read-only data; the arena then starts `reserve` bytes
@@ -425,23 +428,23 @@ public:
     const BufferSlice &out = assignment_.slice(&instruction);
     if (out.kind == BufferSlice::Kind::Empty)
       return;
-    emitParallel(instruction, rootLoopExtent(instruction, instruction),
-                 elementalWork(instruction, 1), [&](llvm::Value *begin, llvm::Value *end) {
-                   auto reader = [this](const hlo::Instruction &operand, IndexRef index) {
-                     return readElement(operand, index);
-                   };
-                   ElementalEmitter elemental(builder_, indexType_, reader, contraction_);
-                   emitRootLoop(instruction, instruction, address(out), elemental, reader,
-                                {begin, end});
-                 });
+    emitParallel(
+        instruction, rootLoopExtent(instruction, instruction), elementalWork(instruction, 1),
+        [&](llvm::Value *begin, llvm::Value *end) {
+          auto reader = [this](const hlo::Instruction &operand, IndexRef index) {
+            return readElement(operand, index);
+          };
+          ElementalEmitter elemental(builder_, indexType_, reader, contraction_);
+          emitRootLoop(instruction, instruction, address(out), elemental, reader, {begin, end});
+        });
   }
 
   /// The loop that stores `root`'s elements (the instruction itself, or a
   /// fusion's root) into the buffer of `stored`, over `range` of its split
   /// dimension: one element at a time, or a reduce row by row.
-  void emitRootLoop(const hlo::Instruction &root, const hlo::Instruction &stored,
-                    llvm::Value *base, ElementalEmitter &elemental,
-                    ElementalEmitter::OperandReader read, LoopRange range) {
+  void emitRootLoop(const hlo::Instruction &root, const hlo::Instruction &stored, llvm::Value *base,
+                    ElementalEmitter &elemental, ElementalEmitter::OperandReader read,
+                    LoopRange range) {
     if (reducesByRows(root))
       return emitReduceRows(root, stored, base, elemental, read, range);
     emitLoopNest(
@@ -764,7 +767,7 @@ private:
   llvm::IRBuilder<> builder_;
   llvm::Type *indexType_;
   llvm::Value *args_ = nullptr, *results_ = nullptr, *scratch_ = nullptr;
-  llvm::Value *env_ = nullptr; ///< the call's mote_env (entry function only)
+  llvm::Value *env_ = nullptr;  ///< the call's mote_env (entry function only)
   llvm::Value *call_ = nullptr; ///< the entry function's mote_call
   /// Inside an op function: its buffers and the arguments that hold them.
   llvm::SmallVector<std::pair<BufferSlice, llvm::Value *>, 8> sliceArguments_;
@@ -775,6 +778,7 @@ private:
   llvm::DenseMap<llvm::Function *, llvm::Value *> weightsBases_;
   const target::TargetSpec *target_ = nullptr;
   eval::ContractionArithmetic contraction_;
+  bool nativeHalfSums_ = false;
   std::vector<ChainMember> chain_; ///< contractions whose calls wait (ContractionChains.cpp)
   std::optional<std::pair<const hlo::Instruction *, std::string>> failure_;
 };

@@ -130,10 +130,12 @@ llvm::Error emitEntryFunction(const hlo::Module &hloModule, const passes::Schedu
                               const passes::BufferAssignment &assignment, llvm::StringRef prefix,
                               llvm::Module &module, const target::TargetSpec *target,
                               eval::ContractionArithmetic contraction, WeightsBlob *weights,
-                              uint64_t weightsReserve) {
+                              uint64_t weightsReserve, bool nativeHalfSums) {
   if (llvm::Error error = checkCodegenSupport(hloModule, schedule))
     return error;
   llvm::LLVMContext &context = module.getContext();
+  if (target && target::hasHalfArithmetic(*target))
+    markHardwareF16Conversions(module);
   llvm::FunctionType *type = llvm::FunctionType::get(
       llvm::Type::getInt32Ty(context), {llvm::PointerType::getUnqual(context)}, false);
   llvm::Function *function =
@@ -148,6 +150,7 @@ llvm::Error emitEntryFunction(const hlo::Module &hloModule, const passes::Schedu
   FunctionEmitter emitter(schedule, assignment, module, function);
   emitter.setTarget(target);
   emitter.setContraction(contraction);
+  emitter.setNativeHalfSums(nativeHalfSums && target && target::hasHalfMultiplyAdd(*target));
   if (weights)
     emitter.setWeightsBlob(weights, weightsReserve);
   emitter.emit(*hloModule.entry());

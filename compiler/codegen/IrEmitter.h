@@ -38,12 +38,16 @@ llvm::Error checkCodegenSupport(const hlo::Module &module, const passes::Schedul
 /// multiply-add the target lacks would become a call to libm's fma.
 /// With `weights`, large constants go there (the code reads them through
 /// mote_call.weights) and the arena starts `weightsReserve` bytes into the
-/// scratch, after the word that holds the weights pointer.
+/// scratch, after the word that holds the weights pointer. With
+/// `nativeHalfSums`, f16 dots and convolutions sum in f16 on targets that
+/// multiply and add f16 vectors (not bit-exact with the evaluator: within
+/// K * 2^-11 * sum |a * b| of the exact sum of K products).
 llvm::Error emitEntryFunction(const hlo::Module &hloModule, const passes::Schedule &schedule,
                               const passes::BufferAssignment &assignment, llvm::StringRef prefix,
                               llvm::Module &module, const target::TargetSpec *target = nullptr,
                               eval::ContractionArithmetic contraction = {},
-                              WeightsBlob *weights = nullptr, uint64_t weightsReserve = 0);
+                              WeightsBlob *weights = nullptr, uint64_t weightsReserve = 0,
+                              bool nativeHalfSums = false);
 
 } // namespace mote::codegen
 

@@ -3,6 +3,7 @@
 #include "codegen/PrepackedWeights.h"
 
 #include "codegen/ContractionTiling.h"
+#include "codegen/IntegerContraction.h"
 
 #include <cstring>
 
@@ -11,8 +12,10 @@ namespace mote::codegen {
 std::optional<PanelledRhs> panelRhs(const ContractionPlan &plan, const llvm::Triple &triple,
                                     const target::TargetSpec *spec, llvm::ArrayRef<uint8_t> rhs) {
   const OperandStrides &source = plan.operand[1];
-  if (plan.rhsInPanels || source.row != 0 || source.column == 0 || plan.columns <= 0 ||
-      plan.rows <= 0 || llvm::any_of(source.outer, [](int64_t s) { return s != 0; }))
+  // Integer kernels lay out their constant rhs themselves (rhsValues).
+  if (isIntegerContraction(plan) || plan.rhsInPanels || source.row != 0 || source.column == 0 ||
+      plan.columns <= 0 || plan.rows <= 0 ||
+      llvm::any_of(source.outer, [](int64_t s) { return s != 0; }))
     return std::nullopt;
   int64_t steps = 1;
   for (int64_t dim : plan.contractingDims)
@@ -34,7 +37,9 @@ std::optional<PanelledRhs> panelRhs(const ContractionPlan &plan, const llvm::Tri
   for (size_t d = 0; d < stepStrides.size(); ++d)
     view.contracting[d] = stepStrides[d] * width;
 
-  const int64_t elementBytes = hlo::bitWidth(plan.type) / 8;
+  // The rhs as stored: f16/bf16 panels stay half and widen as the kernel
+  // loads them, like any half rhs it reads in place.
+  const int64_t elementBytes = hlo::bitWidth(plan.rhsType) / 8;
   const int64_t panels = (plan.columns + width - 1) / width;
   panelled.bytes.assign(size_t(panels * steps * width * elementBytes), 0);
   // Walk every k step of every column once; each read is checked against

@@ -20,6 +20,10 @@ bool reducesByRows(const hlo::Instruction &reduce) {
   if (reduce.opcode() != Opcode::Reduce || reduce.operandCount() != 2 ||
       !reduce.shape().isArray() || reduce.calledComputations().size() != 1)
     return false;
+  // The result buffer cannot hold the f32 sums of a half-precision
+  // reduction that accumulates in f32: those fold one element at a time.
+  if (eval::halfReductionInF32(reduce))
+    return false;
   const hlo::Shape &operand = reduce.operand(0)->shape();
   const auto &reduced = reduce.attributes().dimensions;
   return operand.isArray() && operand.rank() >= 2 && !reduced.empty() &&

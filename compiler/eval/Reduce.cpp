@@ -5,8 +5,9 @@
 // elements in row-major order of the reduced dimensions. Walking the operand
 // in row-major order visits every result element's inputs in exactly that
 // order, so both paths below walk the operand once: the typed fast path for a
-// single operand reduced by add/multiply/maximum/minimum/and/or/xor, and the
-// general path that calls to_apply through the evaluator.
+// single operand reduced by add/multiply/maximum/minimum/and/or/xor (f16 and
+// bf16 accumulating in f32, HalfReduction.h), and the general path that
+// calls to_apply through the evaluator.
 //
 //===----------------------------------------------------------------------===//
 
@@ -79,26 +80,43 @@ struct ReductionLayout {
   }
 };
 
-template <typename T>
+/// The typed fold of `operand` into `result`, accumulating in `A`: T itself,
+/// or float for f16/bf16 reductions that fold in f32 (HalfReduction.h), whose
+/// accumulators start as the result's init values widened and round into it
+/// once at the end.
+template <typename T, typename A>
 void reduceTyped(const Literal &operand, const ReductionLayout &layout, ScalarBinary op,
                  Literal &result) {
   const T *in = operand.data<T>();
   T *out = result.data<T>();
-  auto apply = [op](T acc, T x) {
-    return op.swapped ? applyScalarBinary<T>(op.opcode, x, acc)
-                      : applyScalarBinary<T>(op.opcode, acc, x);
+  std::vector<A> wide;
+  A *acc = nullptr;
+  if constexpr (std::is_same_v<A, T>) {
+    acc = out;
+  } else {
+    for (int64_t i = 0; i < result.elementCount(); ++i)
+      wide.push_back(static_cast<A>(out[i]));
+    acc = wide.data();
+  }
+  auto apply = [op](A acc, T x) {
+    A value = static_cast<A>(x);
+    return op.swapped ? applyScalarBinary<A>(op.opcode, value, acc)
+                      : applyScalarBinary<A>(op.opcode, acc, value);
   };
   layout.forEachRow([&](int64_t from, int64_t to, int64_t count, int64_t stride) {
     if (stride == 0) {
-      T acc = out[to];
+      A sum = acc[to];
       for (int64_t i = 0; i < count; ++i)
-        acc = apply(acc, in[from + i]);
-      out[to] = acc;
+        sum = apply(sum, in[from + i]);
+      acc[to] = sum;
     } else {
       for (int64_t i = 0; i < count; ++i)
-        out[to + i] = apply(out[to + i], in[from + i]);
+        acc[to + i] = apply(acc[to + i], in[from + i]);
     }
   });
+  if constexpr (!std::is_same_v<A, T>)
+    for (size_t i = 0; i < wide.size(); ++i)
+      out[i] = T(wide[i]);
 }
 
 /// Fills every element of `array` with the scalar `value` (same type).
@@ -170,12 +188,18 @@ Result evaluateReduce(Evaluator &evaluator, const hlo::Instruction &instruction,
   hlo::PrimitiveType type = first.elementType();
   if (count == 1) {
     if (std::optional<ScalarBinary> op = matchScalarBinary(reducer, type)) {
+      const bool widened = halfReductionInF32(instruction).has_value();
       bool done = hlo::visitElementType(
           type,
           [&](auto tag) {
             using T = typename decltype(tag)::type;
             if constexpr (isFastBinaryType<T>()) {
-              reduceTyped<T>(*operands[0], layout, *op, results[0]);
+              if constexpr (std::is_same_v<T, hlo::BFloat16> || std::is_same_v<T, hlo::Float16>)
+                if (widened) {
+                  reduceTyped<T, float>(*operands[0], layout, *op, results[0]);
+                  return true;
+                }
+              reduceTyped<T, T>(*operands[0], layout, *op, results[0]);
               return true;
             }
             return false;

@@ -5,7 +5,8 @@
 // Window positions over padding or base-dilation holes are skipped (as XLA's
 // evaluator does), not folded with the init value. A single operand reduced
 // by add/multiply/maximum/minimum/and/or/xor takes a typed path that walks
-// whole rows of the innermost dimension; anything else calls to_apply.
+// whole rows of the innermost dimension (f16 and bf16 accumulating in f32,
+// HalfReduction.h); anything else calls to_apply.
 //
 //===----------------------------------------------------------------------===//
 
@@ -30,11 +31,15 @@ namespace {
 /// walked for all outputs of the row at once: per output that still visits
 /// the window in row-major order, and a unit window with unit stride there
 /// (the channels of an NHWC pooling) becomes a contiguous loop.
-template <typename T>
+/// Accumulates in `A`: T itself, or float for the f16/bf16 reductions that
+/// fold in f32 (HalfReduction.h), each output rounding once when its row is
+/// done.
+template <typename T, typename A>
 void reduceWindowTyped(const WindowGeometry &g, const T *in, T *out, T init, ScalarBinary op) {
-  auto apply = [op](T acc, T x) {
-    return op.swapped ? applyScalarBinary<T>(op.opcode, x, acc)
-                      : applyScalarBinary<T>(op.opcode, acc, x);
+  auto apply = [op](A acc, T x) {
+    A value = static_cast<A>(x);
+    return op.swapped ? applyScalarBinary<A>(op.opcode, value, acc)
+                      : applyScalarBinary<A>(op.opcode, acc, value);
   };
   const size_t last = g.inputDims.size() - 1;
   const int64_t width = g.outputDims[last];
@@ -47,11 +52,17 @@ void reduceWindowTyped(const WindowGeometry &g, const T *in, T *out, T init, Sca
   llvm::ArrayRef<int64_t> outerOutput = llvm::ArrayRef<int64_t>(g.outputDims).drop_back();
   llvm::ArrayRef<int64_t> outerWindow = llvm::ArrayRef<int64_t>(g.windowSizes).drop_back();
   int64_t rowStart = 0;
+  std::vector<A> wide(std::is_same_v<A, T> ? 0 : width);
   forEachIndex(outerOutput, [&](llvm::ArrayRef<int64_t> output) {
-    T *acc = out + rowStart;
+    T *row = out + rowStart;
     rowStart += width;
+    A *acc = nullptr;
+    if constexpr (std::is_same_v<A, T>)
+      acc = row;
+    else
+      acc = wide.data();
     for (int64_t j = 0; j < width; ++j)
-      acc[j] = init;
+      acc[j] = static_cast<A>(init);
     forEachIndex(outerWindow, [&](llvm::ArrayRef<int64_t> window) {
       int64_t offset = 0;
       for (size_t d = 0; d < last; ++d) {
@@ -60,19 +71,22 @@ void reduceWindowTyped(const WindowGeometry &g, const T *in, T *out, T init, Sca
           return;
         offset += index * g.inputStrides[d];
       }
-      const T *row = in + offset;
+      const T *source = in + offset;
       if (contiguous) {
         for (int64_t j = 0; j < width; ++j)
-          acc[j] = apply(acc[j], row[j]);
+          acc[j] = apply(acc[j], source[j]);
         return;
       }
       for (int64_t j = 0; j < width; ++j)
         for (int64_t w = 0; w < lastWindow; ++w) {
           int64_t index = lastTable[j * lastWindow + w];
           if (index >= 0)
-            acc[j] = apply(acc[j], row[index]);
+            acc[j] = apply(acc[j], source[index]);
         }
     });
+    if constexpr (!std::is_same_v<A, T>)
+      for (int64_t j = 0; j < width; ++j)
+        row[j] = T(acc[j]);
   });
 }
 
@@ -135,13 +149,20 @@ Result evaluateReduceWindow(Evaluator &evaluator, const hlo::Instruction &instru
   hlo::PrimitiveType type = first.elementType();
   if (count == 1)
     if (std::optional<ScalarBinary> op = matchScalarBinary(reducer, type)) {
+      const bool widened = halfReductionInF32(instruction).has_value();
       bool done = hlo::visitElementType(
           type,
           [&](auto tag) {
             using T = typename decltype(tag)::type;
             if constexpr (isFastBinaryType<T>()) {
-              reduceWindowTyped<T>(geometry, operands[0]->data<T>(), results[0].data<T>(),
-                                   operands[1]->get<T>(0), *op);
+              const T *in = operands[0]->data<T>();
+              T *out = results[0].data<T>();
+              if constexpr (std::is_same_v<T, hlo::BFloat16> || std::is_same_v<T, hlo::Float16>)
+                if (widened) {
+                  reduceWindowTyped<T, float>(geometry, in, out, operands[1]->get<T>(0), *op);
+                  return true;
+                }
+              reduceWindowTyped<T, T>(geometry, in, out, operands[1]->get<T>(0), *op);
               return true;
             }
             return false;

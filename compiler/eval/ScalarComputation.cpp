@@ -55,6 +55,18 @@ std::optional<ScalarBinary> matchScalarBinary(const Computation &computation,
   return std::nullopt;
 }
 
+std::optional<ScalarBinary> halfReductionInF32(const Instruction &reduction) {
+  if ((reduction.opcode() != Opcode::Reduce && reduction.opcode() != Opcode::ReduceWindow) ||
+      reduction.operandCount() != 2 || reduction.calledComputations().size() != 1 ||
+      !reduction.operand(0)->shape().isArray())
+    return std::nullopt;
+  const hlo::PrimitiveType type = reduction.operand(0)->shape().elementType();
+  if (type != hlo::PrimitiveType::F16 && type != hlo::PrimitiveType::BF16)
+    return std::nullopt;
+  // For floats matchScalarBinary accepts exactly add, multiply, maximum, minimum.
+  return matchScalarBinary(*reduction.calledComputation(0), type);
+}
+
 bool returnsSecondParameter(const Computation &computation) {
   return computation.parameterCount() == 2 && scalarParameterNumber(computation.root()) == 1 &&
          computation.parameter(0) && computation.parameter(0)->shape().isScalar() &&

@@ -13,6 +13,7 @@
 #define MOTE_EVAL_SCALARCOMPUTATION_H
 
 #include "eval/Evaluator.h"
+#include "eval/HalfReduction.h"
 #include "hlo/Computation.h"
 #include "hlo/Literal.h"
 #include "hlo/Opcode.h"
@@ -29,12 +30,6 @@
 #include <vector>
 
 namespace mote::eval {
-
-/// `ROOT r = op(parameter(i), parameter(j))` on two scalars of one type.
-struct ScalarBinary {
-  hlo::Opcode opcode;
-  bool swapped; ///< the root reads parameter(1) first
-};
 
 /// Recognises a two-parameter computation whose root is add, multiply,
 /// maximum, minimum, and, or or xor of its two parameters (all scalars of

@@ -125,9 +125,9 @@ llvm::Expected<CompiledModel> compileModel(hlo::Module &module, const CompileOpt
   compiled.module->setDataLayout(compiled.machine->createDataLayout());
 
   phase("code generation", "");
-  if (llvm::Error error =
-          codegen::emitEntryFunction(module, schedule, *assignment, name, *compiled.module, &spec,
-                                     contraction, compiled.weights.get(), weightsReserve))
+  if (llvm::Error error = codegen::emitEntryFunction(
+          module, schedule, *assignment, name, *compiled.module, &spec, contraction,
+          compiled.weights.get(), weightsReserve, options.nativeHalfSums))
     return std::move(error);
   if (compiled.weights) {
     signature->weightsSize = compiled.weights->size();

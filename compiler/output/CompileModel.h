@@ -33,6 +33,9 @@ struct CompileOptions {
   std::string name;
   unsigned optLevel = 3;
   bool fusion = true; ///< PipelineOptions::fusion
+  /// f16 dots and convolutions sum in f16 where the target can (opt-in:
+  /// codegen::emitEntryFunction's nativeHalfSums).
+  bool nativeHalfSums = false;
   /// Large constants go to CompiledModel::weights, read through
   /// mote_call.weights (packages), instead of the object's read-only data.
   bool weightsOutsideCode = false;
@@ -45,7 +48,7 @@ struct CompileStats {
   uint64_t arenaBytes = 0;
   uint64_t arenaLowerBound = 0;
   uint64_t constantBytes = 0;
-  size_t instructionCount = 0; ///< after the pass pipeline
+  size_t instructionCount = 0;             ///< after the pass pipeline
   eval::ContractionArithmetic contraction; ///< how dot and convolution sums were computed
 };
 

@@ -53,8 +53,7 @@ bool isRewritable(const Instruction &convolution) {
 }
 
 /// `operand` padded with zeros by the positive part of the window's padding.
-Instruction *padInput(hlo::Computation &computation, Instruction &convolution,
-                      NameTable &names) {
+Instruction *padInput(hlo::Computation &computation, Instruction &convolution, NameTable &names) {
   Instruction *input = convolution.operand(0);
   const hlo::InstructionAttributes &attributes = convolution.attributes();
   const auto &spatial = attributes.convolutionDimensions.inputSpatialDimensions;
@@ -99,9 +98,9 @@ Instruction *reverseKernel(hlo::Computation &computation, Instruction &convoluti
   if (reversed.empty())
     return kernel;
   llvm::sort(reversed);
-  auto reverse = makeInstruction(Opcode::Reverse,
-                                 names.unique(convolution.name().str() + ".reversed_kernel"),
-                                 kernel->shape(), {kernel});
+  auto reverse =
+      makeInstruction(Opcode::Reverse, names.unique(convolution.name().str() + ".reversed_kernel"),
+                      kernel->shape(), {kernel});
   reverse->mutableAttributes().dimensions = std::move(reversed);
   reverse->mutableAttributes().hasDimensions = true;
   reverse->setLocation(convolution.location());

@@ -182,7 +182,9 @@ bool isContraction(const Instruction &instruction) {
 /// whose root is `root`: a floating-point kernel stores its sums where the
 /// group's result goes and rewrites them there, so a chain ending in another
 /// element type (a compare, a convert to bf16) would have them overrun or
-/// misread that buffer; an integer kernel stages its sums apart.
+/// misread that buffer (a half-precision contraction, whose kernel rounds
+/// its f32 sums as it stores them, joins groups whose root has its half
+/// type); an integer kernel stages its sums apart.
 bool canRewriteInto(const Instruction &contraction, const Instruction &root) {
   const hlo::PrimitiveType type = contraction.shape().elementType();
   if (!root.shape().isArray())
@@ -255,8 +257,7 @@ private:
 
   /// Whether `producer` may join `group`, given its uses there.
   bool accepts(const Group &group, const Instruction &producer) const {
-    if (group.members.size() >= kMaxGroupSize ||
-        operandsWith(group, &producer) > kMaxGroupOperands)
+    if (group.members.size() >= kMaxGroupSize || operandsWith(group, &producer) > kMaxGroupOperands)
       return false;
     if (narrowsContractionForReduction(group, producer))
       return false;
@@ -266,7 +267,8 @@ private:
     if (!isExpensive(producer))
       return true;
     for (auto [user, index] : users_.lookup(&producer))
-      if (group.members.contains(user) && (rereadsOperand(*user, index) || group.reread.count(user)))
+      if (group.members.contains(user) &&
+          (rereadsOperand(*user, index) || group.reread.count(user)))
         return false;
     return true;
   }
@@ -296,9 +298,10 @@ private:
   }
 
   /// Whether `contraction` may join `group` as its output fusion's kernel:
-  /// the group has no other, and every path from it to the root is
-  /// elementwise over its dimensions (each result element is rewritten from
-  /// the same element of the contraction, right after it is computed).
+  /// the group has no other, its root can take the kernel's results
+  /// (canRewriteInto), and every path from it to the root is elementwise over its dimensions
+  /// (each result element is rewritten from the same element of the
+  /// contraction, right after it is computed).
   bool acceptsContraction(const Group &group, const Instruction &contraction) const {
     if (group.contraction || group.members.size() >= kMaxGroupSize ||
         operandsWith(group, &contraction) > kMaxGroupOperands ||
@@ -436,7 +439,8 @@ private:
   Instruction *buildFusion(const Group &group, llvm::ArrayRef<Instruction *> members,
                            llvm::ArrayRef<Instruction *> operands) {
     Instruction *root = group.root;
-    auto fused = std::make_unique<Computation>(uniqueComputationName("fused_" + root->name().str()));
+    auto fused =
+        std::make_unique<Computation>(uniqueComputationName("fused_" + root->name().str()));
     llvm::DenseMap<const Instruction *, Instruction *> clones;
     for (auto [number, operand] : llvm::enumerate(operands)) {
       auto parameter = makeInstruction(

@@ -178,6 +178,17 @@ llvm::Expected<TargetSpec> resolveTarget(llvm::StringRef triple, llvm::StringRef
     spec.cpu = host->first;
     defaults = host->second;
   }
+  if (features == "host") {
+    // The build machine's features with the target's CPU (--cpu=native also
+    // takes its CPU's scheduling model).
+    if (spec.triple != hostTriple())
+      return error("--features=host is only for the build machine's triple (" + hostTriple() + ")");
+    auto host = hostCpuAndFeatures();
+    if (!host)
+      return host.takeError();
+    features = "";
+    defaults = mergeFeatures(defaults, host->second);
+  }
   spec.features = mergeFeatures(defaults, features);
 
   std::string message;
@@ -236,6 +247,24 @@ bool hasFusedMultiplyAdd(const TargetSpec &spec, unsigned bits) {
   const llvm::TargetLowering *lowering = (*machine)->getSubtargetImpl(*probe)->getTargetLowering();
   return lowering &&
          lowering->isOperationLegal(llvm::ISD::FMA, bits == 64 ? llvm::MVT::f64 : llvm::MVT::f32);
+}
+
+bool hasHalfConversions(const TargetSpec &spec) {
+  llvm::Triple triple(spec.triple);
+  if (triple.isX86())
+    return hasFeature(spec, "f16c");
+  return triple.isAArch64() && hasFeature(spec, "fp-armv8");
+}
+
+bool hasHalfArithmetic(const TargetSpec &spec) {
+  return llvm::Triple(spec.triple).isAArch64() && hasFeature(spec, "fullfp16");
+}
+
+bool hasHalfMultiplyAdd(const TargetSpec &spec) {
+  llvm::Triple triple(spec.triple);
+  if (triple.isAArch64())
+    return hasFeature(spec, "fullfp16");
+  return (triple.isARM() || triple.isThumb()) && hasFeature(spec, "mve.fp");
 }
 
 llvm::StringRef abiName(const TargetSpec &spec) {

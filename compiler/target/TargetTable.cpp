@@ -24,6 +24,8 @@ std::vector<TargetInfo> buildTable() {
   x86.defaultCpu = "x86-64";
   x86.cpus = {"x86-64",  "x86-64-v2",      "x86-64-v3",      "x86-64-v4",
               "haswell", "skylake-avx512", "sapphirerapids", "native"};
+  // x86-64-v3 is AVX2 + FMA + F16C; v4 AVX-512, and VNNI for int8 sums.
+  x86.packageLevels = {{"", ""}, {"x86-64-v3", ""}, {"x86-64-v4", "+avx512vnni"}};
   x86.runner = RunnerKind::Native;
   x86.cCompiler = "cc";
   x86.cCompilerPackage = "gcc";
@@ -37,6 +39,8 @@ std::vector<TargetInfo> buildTable() {
   a64.defaultCpu = "generic";
   a64.cpus = armCpus;
   a64.defaultFeatures = "+neon";
+  a64.packageLevels = {
+      {"", ""}, {"", "+dotprod,+fullfp16"}, {"", "+dotprod,+fullfp16,+i8mm,+bf16"}};
   a64.runner = RunnerKind::QemuUser;
   a64.cCompiler = "aarch64-linux-gnu-gcc";
   a64.cCompilerPackage = "gcc-aarch64-linux-gnu";
@@ -58,6 +62,7 @@ std::vector<TargetInfo> buildTable() {
   rv64.defaultCpu = "generic-rv64";
   rv64.cpus = {"generic-rv64", "sifive-u74"};
   rv64.defaultFeatures = "+m,+a,+f,+d,+c";
+  rv64.packageLevels = {{"", ""}, {"", "+v"}, {"", "+v,+zvl256b"}};
   rv64.runner = RunnerKind::QemuUser;
   rv64.cCompiler = "riscv64-linux-gnu-gcc";
   rv64.cCompilerPackage = "gcc-riscv64-linux-gnu";

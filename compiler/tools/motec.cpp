@@ -115,6 +115,14 @@ cl::opt<bool> fusion("fusion",
                               "--fusion=false stores every value, for comparison)"),
                      cl::init(true), cl::sub(compileCommand), cl::sub(runSubcommand),
                      cl::sub(reportCommand), cl::cat(motecCategory));
+cl::opt<bool> nativeHalfSums(
+    "native-half-sums",
+    cl::desc("Sum f16 dots and convolutions in f16 where the target multiplies and adds f16 "
+             "vectors (AArch64 +fullfp16, Cortex-M55 Helium): faster, not bit-exact with eval, "
+             "within K * 2^-11 * sum|a*b| of the exact sum of K products (default off: f32 sums, "
+             "rounded once)"),
+    cl::init(false), cl::sub(compileCommand), cl::sub(runSubcommand), cl::sub(reportCommand),
+    cl::cat(motecCategory));
 cl::list<std::string>
     paramsPaths("params",
                 cl::desc("Bind entry parameters to the arrays of this .npz, .safetensors or "
@@ -331,7 +339,7 @@ ExitCode runCommand() {
     return runTargets(outs());
   if (showProgress.getNumOccurrences())
     setProgressMode(showProgress ? ProgressMode::Always : ProgressMode::Never);
-  TargetOptions target{targetTriples, targetCpu, targetFeatures, fusion};
+  TargetOptions target{targetTriples, targetCpu, targetFeatures, fusion, nativeHalfSums};
   InterfaceFlags interface {
     paramsPaths, outputList
   };

@@ -122,9 +122,12 @@ mote_status mote_package_code_info(const mote_package *package, uint32_t index,
 
 /* Picks the code object for `triple` whose required features ("+x" items)
  * all appear in `features` (comma-separated "+x,+y", the machine's), the one
- * needing most features when several fit. `features` NULL skips the feature
- * check (the caller vouches for the CPU). MOTE_NO_MATCHING_CODE when none
- * fits. Pointers are read only during the call. */
+ * needing most features when several fit: packages carry a code object per
+ * feature level, each level's features a superset of the one below. With
+ * `features` NULL (a caller that cannot probe the CPU, such as firmware that
+ * knows its board by triple alone), the one needing fewest: the triple's
+ * baseline. MOTE_NO_MATCHING_CODE when none fits. Pointers are read only
+ * during the call. */
 mote_status mote_package_select(const mote_package *package, const char *triple,
                                 const char *features, uint32_t *out_index);
 

@@ -91,6 +91,9 @@ bool has_feature(const char *list, const char *feature, size_t length) {
   return false;
 }
 
+// More "+x" items than any feature list has: ranks are kMostFeatures - count.
+constexpr int kMostFeatures = 1 << 20;
+
 // How many "+x" items `required` has, or -1 when one is missing from `available`.
 int required_features(const char *required, const char *available) {
   int count = 0;
@@ -267,8 +270,10 @@ mote_status mote_package_select(const mote_package *package, const char *triple,
     if (!strings_equal(code.triple, triple))
       continue;
     int needed = required_features(code.features, features);
-    if (needed > best) {
-      best = needed;
+    // Without the machine's features, the least demanding code is the safe one.
+    int rank = features == nullptr ? kMostFeatures - needed : needed;
+    if (needed >= 0 && rank > best) {
+      best = rank;
       *out_index = i;
     }
   }

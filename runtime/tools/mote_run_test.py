@@ -289,15 +289,52 @@ def main():
         check(run.returncode == 3 and "no code for this machine" in run.stderr,
               f"code for {demanding[0]} refused on a baseline machine", run.stderr)
 
+        # A package built without --cpu or --features carries a code object
+        # a feature level, and mote-run runs the best one the machine has
+        # (told here with --features, or by the emulated CPU).
+        levels = {"x86_64": [("x86-64", ""), ("x86-64-v3", "+avx2,+fma,+f16c"),
+                             ("x86-64-v4", "+avx512f,+avx512vnni")],
+                  "aarch64": [("generic", ""), ("generic", "+fullfp16,+dotprod")],
+                  "riscv64": [("generic-rv64", ""), ("generic-rv64", "+v"),
+                              ("generic-rv64", "+v,+zvl256b")]}[args.triple.split("-")[0]]
+        listing = subprocess.run([args.motec, "compile", hlo, f"--target={args.triple}",
+                                  "--emit=package", "-o", package], capture_output=True, text=True)
+        data = open(package, "rb").read()
+        check(data.count(b"\x7fELF") == len(levels),
+              f"a default package has {len(levels)} feature levels", listing.stderr)
+        machine_levels = {"x86_64": ["+sse3", ",".join(
+            "+" + f for f in detectable_features(args.triple) if not f.startswith("avx512")), None],
+            "aarch64": ["+fp-armv8,+neon", None], "riscv64": [None, None, None]}
+        for index, forced in enumerate(machine_levels[args.triple.split("-")[0]]):
+            via = None
+            if args.triple.startswith("riscv64"):
+                if index and not args.vector_runner:
+                    continue
+                via = shlex.split(args.vector_runner.replace("vlen=128", f"vlen={128 * index}")
+                                  if index else args.runner)
+            elif forced is None and index + 1 < len(levels):
+                continue  # the machine's own features pick the best, checked below
+            extra = ["--features", forced] if forced else []
+            run = mote_run(package, "--input", values, "--input", counts, "--verbose", *extra,
+                           via=via)
+            cpu, features = levels[index]
+            chosen = re.search(r"code object (\d+): \S+ (\S+) (\S*)", run.stderr)
+            check(run.returncode == 0 and chosen and int(chosen.group(1)) == index and
+                  chosen.group(2) == cpu and all(f in chosen.group(3).split(",")
+                                                 for f in features.split(",") if f),
+                  f"mote-run picks level {index} ({cpu} {features or 'baseline'})"
+                  f" on a machine with {forced or 'its own features'}", run.stderr)
+
         if args.triple.startswith("x86_64") and not runner:
             # Built for this very machine, the code must be accepted here.
-            native = os.path.join(work, "native.mote")
-            subprocess.run([args.motec, "compile", hlo, f"--target={args.triple}", "--cpu=native",
-                            "-o", native], check=True)
-            out4 = os.path.join(work, "out4.npy")
-            run = mote_run(native, "--input", values, "--input", counts, "--output", out4)
-            check(run.returncode == 0 and np.array_equal(np.load(out4), np.load(expected)),
-                  "--cpu=native code runs on the machine that built it", run.stderr)
+            for flag in ("--cpu=native", "--features=host"):
+                native = os.path.join(work, "native.mote")
+                subprocess.run([args.motec, "compile", hlo, f"--target={args.triple}", flag,
+                                "-o", native], check=True)
+                out4 = os.path.join(work, "out4.npy")
+                run = mote_run(native, "--input", values, "--input", counts, "--output", out4)
+                check(run.returncode == 0 and np.array_equal(np.load(out4), np.load(expected)),
+                      f"{flag} code runs on the machine that built it", run.stderr)
 
         if args.vector_runner:
             # Code that needs +v runs only where the CPU has V.

@@ -78,9 +78,11 @@ TEST_CASE("wrong magic, version or header fields") {
   std::vector<uint8_t> magic = bytes;
   magic[0] = 'X';
   CHECK(open_status(magic) == MOTE_PACKAGE_MALFORMED);
-  std::vector<uint8_t> version = bytes;
-  version[mote::package_format::kVersionOffset] = 2;
-  CHECK(open_status(version) == MOTE_PACKAGE_VERSION);
+  for (uint8_t unknown : {uint8_t(0), uint8_t(MOTE_PACKAGE_FORMAT_VERSION + 1)}) {
+    std::vector<uint8_t> version = bytes;
+    version[mote::package_format::kVersionOffset] = unknown;
+    CHECK(open_status(version) == MOTE_PACKAGE_VERSION);
+  }
   std::vector<uint8_t> huge = bytes;
   put_u64(huge, mote::package_format::kTotalSizeOffset, uint64_t(1) << 40);
   CHECK(open_status(huge) == MOTE_PACKAGE_MALFORMED);

@@ -7,7 +7,9 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstring>
 
 using mote::test::read_file;
 
@@ -95,7 +97,7 @@ TEST_CASE("a motec package runs on the host and matches the expected output") {
     CHECK(std::fabs(output[i] - expected[i]) <= 1e-5f + 1e-4f * std::fabs(expected[i]));
 }
 
-TEST_CASE("a fat package holds one code object per target, each loadable") {
+TEST_CASE("a fat package holds code objects for every target, each loadable") {
   OpenedPackage opened(MOTE_TEST_MLP_FAT_PACKAGE);
   REQUIRE(opened.status == MOTE_OK);
   const char *triples[] = {"x86_64-linux-gnu", "aarch64-linux-gnu", "riscv64-linux-gnu",
@@ -103,7 +105,10 @@ TEST_CASE("a fat package holds one code object per target, each loadable") {
   const uint16_t machines[] = {MOTE_ELF_MACHINE_X86_64, MOTE_ELF_MACHINE_AARCH64,
                                MOTE_ELF_MACHINE_RISCV, MOTE_ELF_MACHINE_ARM,
                                MOTE_ELF_MACHINE_RISCV};
-  CHECK(mote_package_code_count(&opened.package) == 5);
+  // Three feature levels for x86-64 and riscv64, two for aarch64 (the
+  // +i8mm,+bf16 level waits for the runtime to detect bf16), one for each
+  // bare-metal triple.
+  CHECK(mote_package_code_count(&opened.package) == 10);
   for (int t = 0; t < 5; ++t) {
     CAPTURE(triples[t]);
     uint32_t index = 99;
@@ -158,9 +163,100 @@ TEST_CASE("selection prefers the code object needing the most available features
   REQUIRE(mote_package_select(&package, "riscv64-linux-gnu", "+m", &index) == MOTE_OK);
   CHECK(index == 1);
   CHECK(mote_package_select(&package, "riscv64-linux-gnu", "+v", &index) == MOTE_NO_MATCHING_CODE);
+  // Without the machine's features, the least demanding code object.
   REQUIRE(mote_package_select(&package, "riscv64-linux-gnu", nullptr, &index) == MOTE_OK);
-  CHECK(index == 2);
+  CHECK(index == 1);
   // A four-byte "ELF" is no code object: found, but not loadable.
   size_t size, alignment;
   CHECK(mote_package_code_memory(&package, 0, &size, &alignment) == MOTE_CODE_MALFORMED);
+}
+
+namespace {
+
+/// The flatbuffer behind a package file's header.
+const mote::package::Package *packageBody(const std::vector<uint8_t> &bytes) {
+  return mote::package::GetPackage(bytes.data() + mote::package_format::kHeaderSize);
+}
+
+/// Overwrites scalar field `field` of code object `index` in place (the
+/// field must be present) and signs the package again.
+template <typename T>
+void patchCodeField(std::vector<uint8_t> &bytes, uint32_t index, uint16_t field, T value) {
+  // A table starts with the offset back to its vtable, which holds each
+  // field's offset in the table after two 16-bit sizes (field ids 4, 6...).
+  auto *table = const_cast<uint8_t *>(
+      reinterpret_cast<const uint8_t *>(packageBody(bytes)->code_objects()->Get(index)));
+  int32_t back;
+  std::memcpy(&back, table, sizeof back);
+  const uint8_t *vtable = table - back;
+  uint16_t vtableSize, offset = 0;
+  std::memcpy(&vtableSize, vtable, sizeof vtableSize);
+  if (field < vtableSize)
+    std::memcpy(&offset, vtable + field, sizeof offset);
+  REQUIRE(offset != 0);
+  std::memcpy(table + offset, &value, sizeof value);
+  mote::test::sign_package(bytes);
+}
+
+} // namespace
+
+TEST_CASE("a package stores each distinct range of its code objects' weights once") {
+  // mlp-host.mote: x86-64 baseline, v3 and v4, from the same module.
+  OpenedPackage opened(MOTE_TEST_MLP_HOST_PACKAGE);
+  REQUIRE(opened.status == MOTE_OK);
+  const mote::package::Package *body = packageBody(opened.bytes);
+  REQUIRE(body->code_objects()->size() == 3);
+  REQUIRE(body->weights() != nullptr);
+  REQUIRE(body->weights_size() > 0);
+  // Embedded, 64-byte aligned in the file, for a loader that maps it.
+  CHECK(body->weights()->size() == body->weights_size());
+  CHECK((body->weights()->data() - opened.bytes.data()) % 64 == 0);
+  std::vector<std::pair<uint64_t, uint64_t>> ranges;
+  for (uint32_t i = 0; i < 3; ++i) {
+    CAPTURE(i);
+    const auto *code = body->code_objects()->Get(i);
+    REQUIRE(code->weights_size() > 0);
+    CHECK(code->weights_offset() + code->weights_size() <= body->weights_size());
+    const std::pair<uint64_t, uint64_t> range{code->weights_offset(), code->weights_size()};
+    if (std::find(ranges.begin(), ranges.end(), range) == ranges.end())
+      ranges.push_back(range);
+    // The code object holds no copy of its weights.
+    const std::string elf(code->elf()->begin(), code->elf()->end());
+    const uint8_t *first = body->weights()->data() + code->weights_offset();
+    CHECK(elf.find(std::string(first, first + 256)) == std::string::npos);
+  }
+  uint64_t distinct = 0;
+  for (const auto &range : ranges)
+    distinct += range.second;
+  CHECK(body->weights_size() == distinct);
+}
+
+// Expected to fail: a dot's constant weights are stored in panels as wide
+// as the register tiles of the level's code (PrepackedWeights.h), and the
+// x86-64 levels' tiles differ in width (SSE, AVX2, AVX-512), so the three
+// levels' weights are three different blobs, not one.
+TEST_CASE("the feature levels of a package share one copy of the weights" *
+          doctest::should_fail()) {
+  OpenedPackage opened(MOTE_TEST_MLP_HOST_PACKAGE);
+  REQUIRE(opened.status == MOTE_OK);
+  const mote::package::Package *body = packageBody(opened.bytes);
+  REQUIRE(body->code_objects()->size() == 3);
+  for (uint32_t i = 0; i < 3; ++i) {
+    CAPTURE(i);
+    const auto *code = body->code_objects()->Get(i);
+    CHECK(code->weights_offset() == 0);
+    CHECK(code->weights_size() == body->weights_size());
+  }
+}
+
+TEST_CASE("a code object's weights outside the package's are refused") {
+  std::vector<uint8_t> bytes = read_file(MOTE_TEST_MLP_HOST_PACKAGE);
+  const uint64_t total = packageBody(bytes)->weights_size();
+  for (uint64_t size : {total + 64, uint64_t(1) << 40}) {
+    CAPTURE(size);
+    std::vector<uint8_t> patched = bytes;
+    patchCodeField<uint64_t>(patched, 0, mote::package::CodeObject::VT_WEIGHTS_SIZE, size);
+    mote_package package;
+    CHECK(mote_package_open(patched.data(), patched.size(), &package) == MOTE_PACKAGE_MALFORMED);
+  }
 }

@@ -39,6 +39,7 @@ struct TargetOptions {
   std::string cpu;
   std::string features;
   bool fusion = true; ///< fuse producers into consumers (off to compare)
+  bool nativeHalfSums = false; ///< f16 dots sum in f16 where the target can
 };
 
 /// `motec eval model.hlo [--input a.npy]... [--output r.npy]... [--target=T]`.

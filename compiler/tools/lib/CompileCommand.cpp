@@ -101,10 +101,57 @@ std::string relativeTo(llvm::StringRef path, llvm::StringRef package) {
   return file.str().str();
 }
 
-/// `motec compile ... -o model.mote`: one code object per target in one
-/// package. --cpu and --features apply to every target.
+/// What a package carries code for: each target as given, or, when neither
+/// --cpu nor --features is, each of its package levels (TargetInfo) whose
+/// code the loader can tell apart from the levels below it: a level whose
+/// added features the runtime cannot detect would run on machines without
+/// them, so it is left out, with a note.
+std::vector<target::TargetSpec> packageSpecs(const CompileCommandOptions &options,
+                                             const std::vector<target::TargetSpec> &specs,
+                                             llvm::raw_ostream &errs) {
+  if (!options.target.cpu.empty() || !options.target.features.empty())
+    return specs;
+  std::vector<target::TargetSpec> result;
+  for (const target::TargetSpec &spec : specs) {
+    const auto &levels = spec.info->packageLevels;
+    if (levels.empty()) {
+      result.push_back(spec);
+      continue;
+    }
+    std::vector<std::string> recorded;
+    for (const target::FeatureLevel &level : levels) {
+      auto resolved = target::resolveTarget(spec.triple, level.cpu, level.features);
+      if (!resolved) {
+        llvm::consumeError(resolved.takeError());
+        continue;
+      }
+      std::string required = target::requiredFeatures(*resolved);
+      llvm::SmallVector<llvm::StringRef, 4> added, have;
+      level.features.split(added, ',', -1, false);
+      llvm::StringRef(required).split(have, ',', -1, false);
+      std::string undetectable;
+      for (llvm::StringRef feature : added)
+        if (!llvm::is_contained(have, feature))
+          undetectable += (undetectable.empty() ? "" : ",") + feature.drop_front().str();
+      if (!undetectable.empty()) {
+        errs << "note: no " << level.features << " code for " << spec.triple
+             << ": the runtime cannot detect " << undetectable << "\n";
+        continue;
+      }
+      if (llvm::is_contained(recorded, required))
+        continue;
+      recorded.push_back(required);
+      result.push_back(std::move(*resolved));
+    }
+  }
+  return result;
+}
+
+/// `motec compile ... -o model.mote`: one code object per target (and, by
+/// default, per feature level: packageSpecs) in one package; code objects
+/// whose weights are the same bytes share one copy of them.
 ExitCode writePackageOutput(const CompileCommandOptions &options,
-                            const std::vector<target::TargetSpec> &specs,
+                            const std::vector<target::TargetSpec> &targets,
                             llvm::StringRef outputPath, llvm::raw_ostream &out,
                             llvm::raw_ostream &errs) {
   if (outputPath == "-") {
@@ -115,14 +162,14 @@ ExitCode writePackageOutput(const CompileCommandOptions &options,
   // The weights blobs refer to the modules' constants: both live to the end.
   std::vector<std::unique_ptr<hlo::Module>> modules;
   std::vector<std::unique_ptr<codegen::WeightsBlob>> blobs;
-  for (const target::TargetSpec &spec : specs) {
+  for (const target::TargetSpec &spec : packageSpecs(options, targets, errs)) {
     // Compiling changes the module in place: each target starts from the file.
     LoadedModule loaded = loadModelWithInterface(options.modulePath, options.interface, errs);
     if (!loaded.module)
       return loaded.failure;
     modules.push_back(std::move(loaded.module));
     hlo::Module *module = modules.back().get();
-    auto compiled = compileForTarget(*module, spec, options.name, errs, options.target.fusion,
+    auto compiled = compileForTarget(*module, spec, options.name, errs, options.target,
                                      /*weightsOutsideCode=*/true);
     if (auto *code = std::get_if<ExitCode>(&compiled))
       return *code;
@@ -245,8 +292,7 @@ ExitCode runCompile(const CompileCommandOptions &options, llvm::raw_ostream &out
   if (!loaded.module)
     return loaded.failure;
   std::unique_ptr<hlo::Module> &module = loaded.module;
-  auto compiled =
-      compileForTarget(*module, specs.front(), options.name, errs, options.target.fusion);
+  auto compiled = compileForTarget(*module, specs.front(), options.name, errs, options.target);
   if (auto *code = std::get_if<ExitCode>(&compiled))
     return *code;
   auto &model = std::get<output::CompiledModel>(compiled);

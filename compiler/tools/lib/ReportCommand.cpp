@@ -117,7 +117,8 @@ std::string describe(eval::ContractionArithmetic contraction) {
 
 ExitCode runReport(const ReportOptions &options, llvm::raw_ostream &out, llvm::raw_ostream &errs) {
   passes::InterfaceChanges interface;
-  LoadedModule loaded = loadModelWithInterface(options.modulePath, options.interface, errs, &interface);
+  LoadedModule loaded =
+      loadModelWithInterface(options.modulePath, options.interface, errs, &interface);
   if (!loaded.module)
     return loaded.failure;
   std::unique_ptr<hlo::Module> &module = loaded.module;
@@ -185,7 +186,7 @@ ExitCode runReport(const ReportOptions &options, llvm::raw_ostream &out, llvm::r
       if (!reloaded.module)
         return reloaded.failure;
       std::unique_ptr<hlo::Module> &fresh = reloaded.module;
-      auto compiled = compileForTarget(*fresh, spec, "", errs, options.target.fusion);
+      auto compiled = compileForTarget(*fresh, spec, "", errs, options.target);
       if (auto *code = std::get_if<ExitCode>(&compiled))
         return *code;
       auto &model = std::get<output::CompiledModel>(compiled);

@@ -150,7 +150,7 @@ ExitCode runRun(const RunOptions &options, llvm::raw_ostream &out, llvm::raw_ost
   // The passes rewrite the module in place: keep what the caller sees first.
   hlo::Shape rootShape = evaluatedShape(*entry.root());
 
-  auto compiled = compileForTarget(*module, spec, "", errs, options.target.fusion);
+  auto compiled = compileForTarget(*module, spec, "", errs, options.target);
   if (auto *code = std::get_if<ExitCode>(&compiled))
     return *code;
   auto &model = std::get<output::CompiledModel>(compiled);

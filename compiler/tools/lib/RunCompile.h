@@ -26,11 +26,13 @@ resolveTargetOptions(const TargetOptions &options, llvm::raw_ostream &errs);
 /// `module` compiled for `spec`; on failure the error is printed (located
 /// at the instruction when it can be) and the exit code returned:
 /// ExitUnsupported for what code generation cannot do, ExitInternalError
-/// for the rest. With `weightsOutsideCode` (packages), large constants go
+/// for the rest. `choices` gives fusion and native half sums (its targets
+/// are in `spec`). With `weightsOutsideCode` (packages), large constants go
 /// to CompiledModel::weights.
 std::variant<output::CompiledModel, ExitCode>
 compileForTarget(hlo::Module &module, const target::TargetSpec &spec, llvm::StringRef name,
-                 llvm::raw_ostream &errs, bool fusion = true, bool weightsOutsideCode = false);
+                 llvm::raw_ostream &errs, const TargetOptions &choices = {},
+                 bool weightsOutsideCode = false);
 
 } // namespace mote::tools
 

@@ -108,20 +108,45 @@ TEST_CASE("integer dots of 8, 16 and 32 bits in any mix are tiled") {
                        "s32[4,6] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}")));
 }
 
+TEST_CASE("half-precision dots are tiled, summing in f32") {
+  for (const char *type : {"f16", "bf16"}) {
+    std::string t = type;
+    CHECK(tiled(
+        *dotModule(t + "[4,5]", t + "[5,6]",
+                   t + "[4,6] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}")));
+    CHECK(tiled(
+        *dotModule(t + "[4,5]", "f32[5,6]",
+                   "f32[4,6] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}")));
+  }
+  // The operands widen as loaded (F16C's vcvtph2ps, a shift for bf16), the
+  // sums are f32 vectors, and the result rounds once as stored.
+  auto module =
+      dotModule("bf16[16,32]", "f16[32,64]",
+                "f16[16,64] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}");
+  std::string ir = emitIr(*module, "x86_64-linux-gnu", "haswell", "", true, true);
+  CHECK(contains(ir, "fpext <8 x half>"));
+  CHECK(contains(ir, "shl i32"));
+  CHECK(contains(ir, "@llvm.fma.v8f32"));
+  CHECK(contains(ir, "fptrunc <8 x float>"));
+  // Without F16C the conversions are integer code (no library calls).
+  std::string sse = emitIr(*module, "x86_64-linux-gnu", "x86-64", "", true, true);
+  CHECK(!contains(sse, "half"));
+}
+
 TEST_CASE("other dots stay elemental") {
   std::string why;
   auto wide = dotModule("s64[4,5]", "s64[5,6]",
                         "s64[4,6] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}");
   CHECK(!codegen::isTiledDot(*wide->entry()->root(), &why));
-  CHECK(why == "only f32, f64 and integer dots are tiled");
+  CHECK(why == "only dots of f16, bf16 and f32 (summed in f32), of f64 and of integers are tiled");
   CHECK(
       !tiled(*dotModule("s8[4,5]", "f32[5,6]",
                         "f32[4,6] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}")));
   CHECK(
-      !tiled(*dotModule("bf16[4,5]", "bf16[5,6]",
-                        "f32[4,6] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}")));
-  CHECK(
       !tiled(*dotModule("f32[4,5]", "f32[5,6]",
+                        "f64[4,6] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}")));
+  CHECK(
+      !tiled(*dotModule("f16[4,5]", "f64[5,6]",
                         "f64[4,6] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}")));
   CHECK(!tiled(*dotModule("f32[5]", "f32[5]",
                           "f32[] dot(a, b), lhs_contracting_dims={0}, rhs_contracting_dims={0}")));

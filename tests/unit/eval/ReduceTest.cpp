@@ -116,19 +116,67 @@ TEST_CASE("reduce folds left to right in row-major order") {
   ROOT r = s32[] reduce(a, z), dimensions={1,0}, to_apply=f)"))) == std::vector<int32_t>{1234});
 }
 
-TEST_CASE("bf16 reduce rounds after every step") {
+TEST_CASE("bf16 and f16 reduce accumulate in f32 and round once") {
   using hlo::BFloat16;
+  using hlo::Float16;
   // XLA's Bf16Reduction test: 1 + 3 - 2 + 42 = 44.
   CHECK(halfElements<BFloat16>(
             evaluate(module(reducer("bf16", "add"), R"(  a = bf16[4] constant({1, 3, -2, 42})
   z = bf16[] constant(0)
   ROOT r = bf16[] reduce(a, z), dimensions={0}, to_apply=f)"))) == std::vector<float>{44});
-  // 1 + 2^-8 rounds back to 1 in bf16 (a tie, to even), twice: the result is
-  // 1, where a sum kept in f32 would give 1 + 2^-7.
+  // 1 + 2^-8 would round back to 1 in bf16 (a tie, to even), twice; kept in
+  // f32 the sum is 1 + 2^-7, a bf16 value.
   CHECK(halfElements<BFloat16>(evaluate(
             module(reducer("bf16", "add"), R"(  a = bf16[3] constant({1, 0.00390625, 0.00390625})
   z = bf16[] constant(0)
-  ROOT r = bf16[] reduce(a, z), dimensions={0}, to_apply=f)"))) == std::vector<float>{1});
+  ROOT r = bf16[] reduce(a, z), dimensions={0}, to_apply=f)"))) == std::vector<float>{1.0078125f});
+  // A bf16 running sum of ones stops at 256 (256 + 1 is a tie, to even) and
+  // an f16 one at 2048; in f32 they reach 1000 and 4000, both exact.
+  CHECK(halfElements<BFloat16>(evaluate(module(reducer("bf16", "add"), R"(  one = bf16[] constant(1)
+  a = bf16[1000] broadcast(one), dimensions={}
+  z = bf16[] constant(0)
+  ROOT r = bf16[] reduce(a, z), dimensions={0}, to_apply=f)"))) == std::vector<float>{1000});
+  CHECK(halfElements<Float16>(evaluate(module(reducer("f16", "add"), R"(  one = f16[] constant(1)
+  a = f16[2,4000] broadcast(one), dimensions={}
+  z = f16[] constant(0)
+  ROOT r = f16[2] reduce(a, z), dimensions={1}, to_apply=f)"))) == std::vector<float>{4000, 4000});
+  // Kept dimensions innermost (the result is the accumulator there), and a
+  // product of 64 factors, rounded once (rounding each step differs).
+  CHECK(halfElements<BFloat16>(evaluate(module(reducer("bf16", "add"), R"(  one = bf16[] constant(1)
+  a = bf16[600,3] broadcast(one), dimensions={}
+  z = bf16[] constant(0)
+  ROOT r = bf16[3] reduce(a, z), dimensions={0}, to_apply=f)"))) ==
+        std::vector<float>{600, 600, 600});
+  float product = 1, roundedEachStep = 1;
+  for (int i = 0; i < 64; ++i) {
+    product *= 1.009765625f;
+    roundedEachStep = float(Float16(roundedEachStep * 1.009765625f));
+  }
+  REQUIRE(float(Float16(product)) != roundedEachStep);
+  CHECK(halfElements<Float16>(
+            evaluate(module(reducer("f16", "multiply"), R"(  c = f16[] constant(1.009765625)
+  a = f16[64] broadcast(c), dimensions={}
+  z = f16[] constant(1)
+  ROOT r = f16[] reduce(a, z), dimensions={0}, to_apply=f)"))) ==
+        std::vector<float>{float(Float16(product))});
+}
+
+TEST_CASE("a half-precision reducer of several ops rounds after each of them") {
+  using hlo::BFloat16;
+  // add then negate twice: not a single add, so it runs as written and the
+  // bf16 sum of ones stops at 256.
+  CHECK(halfElements<BFloat16>(evaluate(module(R"(f {
+  p = bf16[] parameter(0)
+  q = bf16[] parameter(1)
+  s = bf16[] add(p, q)
+  n = bf16[] negate(s)
+  ROOT r = bf16[] negate(n)
+}
+)",
+                                               R"(  one = bf16[] constant(1)
+  a = bf16[1000] broadcast(one), dimensions={}
+  z = bf16[] constant(0)
+  ROOT r = bf16[] reduce(a, z), dimensions={0}, to_apply=f)"))) == std::vector<float>{256});
 }
 
 TEST_CASE("maximum reduce propagates NaN") {

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "SourceTree.h"
 #include "hlo/Diagnostics.h"
 #include "hlo/Parser.h"
 #include "hlo/Printer.h"
@@ -26,8 +27,7 @@ namespace {
 std::filesystem::path corpusFiles() {
   if (const char *override = std::getenv("MOTE_HLO_CORPUS"))
     return std::filesystem::path(override) / "files";
-  // tests/unit/hlo/<this file> -> the folder that holds the repository.
-  return std::filesystem::path(MOTE_TEST_SOURCE_DIR) / "../shared/hlo-corpus/files";
+  return mote::test::sharedCorpusFiles();
 }
 
 /// Modules that are not valid input for Mote, with the error they must give.

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ParserTestUtil.h"
+#include "SourceTree.h"
 
 #include "hlo/Printer.h"
 
@@ -203,8 +204,7 @@ ENTRY e {
 TEST_CASE("printer: round trip on the parser seed snippets") {
   // The fuzzer's seeds are small hand-written modules covering the grammar;
   // the ones named bad_* must not parse.
-  std::filesystem::path seeds =
-      std::filesystem::path(MOTE_TEST_SOURCE_DIR) / "tests/fuzz/corpus/parser";
+  std::filesystem::path seeds = mote::test::sourceTree() / "tests" / "fuzz" / "corpus" / "parser";
   REQUIRE(std::filesystem::is_directory(seeds));
   int checked = 0;
   for (const auto &entry : std::filesystem::directory_iterator(seeds)) {

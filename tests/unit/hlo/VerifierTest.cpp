@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "hlo/Verifier.h"
+#include "SourceTree.h"
 #include "hlo/Diagnostics.h"
 #include "hlo/Loader.h"
 #include "hlo/Module.h"
@@ -422,8 +423,7 @@ namespace {
 std::filesystem::path corpusDirectory() {
   if (const char *override = std::getenv("MOTE_HLO_CORPUS"))
     return std::filesystem::path(override) / "files";
-  std::filesystem::path repository = MOTE_TEST_SOURCE_DIR;
-  return repository.parent_path() / "shared" / "hlo-corpus" / "files";
+  return mote::test::sharedCorpusFiles();
 }
 
 } // namespace

@@ -10,6 +10,7 @@
 
 #include "AssignmentChecker.h"
 #include "PassTestUtil.h"
+#include "SourceTree.h"
 
 #include "passes/BufferAssignment.h"
 #include "passes/Schedule.h"
@@ -25,7 +26,7 @@ namespace {
 std::filesystem::path corpusFiles() {
   if (const char *override = std::getenv("MOTE_HLO_CORPUS"))
     return std::filesystem::path(override) / "files";
-  return std::filesystem::path(MOTE_TEST_SOURCE_DIR) / "../shared/hlo-corpus/files";
+  return mote::test::sharedCorpusFiles();
 }
 
 /// Small, deterministic and quick enough to evaluate twice.

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "output/HeaderWriter.h"
+#include "SourceTree.h"
 
 #include "codegen/ModelDescriptor.h"
 
@@ -28,7 +29,7 @@ using hlo::PrimitiveType;
 
 namespace {
 
-std::string includeDir() { return MOTE_TEST_SOURCE_DIR "/include"; }
+std::string includeDir() { return (mote::test::sourceTree() / "include").string(); }
 
 TensorSignature tensor(std::string name, PrimitiveType type, llvm::ArrayRef<int64_t> dims,
                        llvm::ArrayRef<int64_t> minorToMajor, uint64_t byteSize) {

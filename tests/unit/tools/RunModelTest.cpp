@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tools/lib/RunModel.h"
+#include "SourceTree.h"
 #include "tools/lib/Toolchain.h"
 
 #include "llvm/ADT/SmallString.h"
@@ -72,7 +73,7 @@ std::vector<uint8_t> floatBytes(std::initializer_list<float> values) {
   return bytes;
 }
 
-std::string includeDir() { return MOTE_TEST_SOURCE_DIR "/include"; }
+std::string includeDir() { return (mote::test::sourceTree() / "include").string(); }
 
 /// The hand model compiled for `spec`, or empty when the tools are missing.
 std::string compileHandModel(const target::TargetSpec &spec) {
