@@ -138,7 +138,7 @@ void FunctionEmitter::emitPlannedContraction(
     if (rhs.opcode() == hlo::Opcode::Constant && rhs.attributes().literal &&
         !rhs.attributes().literalElided)
       arithmeticPlan.rhsValues = &*rhs.attributes().literal;
-  } else if (rhsSlice.kind == BufferSlice::Kind::Constant && rhsSlice.index == 0 &&
+  } else if (rhsPanels_ && rhsSlice.kind == BufferSlice::Kind::Constant && rhsSlice.index == 0 &&
              rhsSlice.constant->shape().isArray()) {
     // Constant weights are read from panels laid out at compile time.
     if (std::optional<PanelledRhs> panelled = panelRhs(

@@ -102,6 +102,8 @@ public:
   /// f16 dots and convolutions sum in f16 where the target multiplies and
   /// adds f16 vectors (opt-in; target::hasHalfMultiplyAdd).
   void setNativeHalfSums(bool native) { nativeHalfSums_ = native; }
+  /// Whether constant rhs operands may be stored in panels (emitEntryFunction).
+  void setRhsPanels(bool panels) { rhsPanels_ = panels; }
 
   /// Large constants go to `blob` (read through mote_call.weights) instead
   /// of the code's read-only data; the arena then starts `reserve` bytes
@@ -779,6 +781,7 @@ private:
   const target::TargetSpec *target_ = nullptr;
   eval::ContractionArithmetic contraction_;
   bool nativeHalfSums_ = false;
+  bool rhsPanels_ = true;
   std::vector<ChainMember> chain_; ///< contractions whose calls wait (ContractionChains.cpp)
   std::optional<std::pair<const hlo::Instruction *, std::string>> failure_;
 };

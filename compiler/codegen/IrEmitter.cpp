@@ -130,7 +130,7 @@ llvm::Error emitEntryFunction(const hlo::Module &hloModule, const passes::Schedu
                               const passes::BufferAssignment &assignment, llvm::StringRef prefix,
                               llvm::Module &module, const target::TargetSpec *target,
                               eval::ContractionArithmetic contraction, WeightsBlob *weights,
-                              uint64_t weightsReserve, bool nativeHalfSums) {
+                              uint64_t weightsReserve, bool nativeHalfSums, bool rhsPanels) {
   if (llvm::Error error = checkCodegenSupport(hloModule, schedule))
     return error;
   llvm::LLVMContext &context = module.getContext();
@@ -153,6 +153,7 @@ llvm::Error emitEntryFunction(const hlo::Module &hloModule, const passes::Schedu
   emitter.setNativeHalfSums(nativeHalfSums && target && target::hasHalfMultiplyAdd(*target));
   if (weights)
     emitter.setWeightsBlob(weights, weightsReserve);
+  emitter.setRhsPanels(rhsPanels);
   emitter.emit(*hloModule.entry());
   return emitter.takeFailure();
 }

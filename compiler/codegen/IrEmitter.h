@@ -41,13 +41,16 @@ llvm::Error checkCodegenSupport(const hlo::Module &module, const passes::Schedul
 /// scratch, after the word that holds the weights pointer. With
 /// `nativeHalfSums`, f16 dots and convolutions sum in f16 on targets that
 /// multiply and add f16 vectors (not bit-exact with the evaluator: within
-/// K * 2^-11 * sum |a * b| of the exact sum of K products).
+/// K * 2^-11 * sum |a * b| of the exact sum of K products). With
+/// `rhsPanels`, a constant rhs of a tiled contraction is stored in the
+/// panels its tiles read (PrepackedWeights.h), which depend on the target's
+/// tile width.
 llvm::Error emitEntryFunction(const hlo::Module &hloModule, const passes::Schedule &schedule,
                               const passes::BufferAssignment &assignment, llvm::StringRef prefix,
                               llvm::Module &module, const target::TargetSpec *target = nullptr,
                               eval::ContractionArithmetic contraction = {},
                               WeightsBlob *weights = nullptr, uint64_t weightsReserve = 0,
-                              bool nativeHalfSums = false);
+                              bool nativeHalfSums = false, bool rhsPanels = true);
 
 } // namespace mote::codegen
 

@@ -127,7 +127,8 @@ llvm::Expected<CompiledModel> compileModel(hlo::Module &module, const CompileOpt
   phase("code generation", "");
   if (llvm::Error error = codegen::emitEntryFunction(
           module, schedule, *assignment, name, *compiled.module, &spec, contraction,
-          compiled.weights.get(), weightsReserve, options.nativeHalfSums))
+          compiled.weights.get(), weightsReserve, options.nativeHalfSums,
+                                     options.rhsPanels))
     return std::move(error);
   if (compiled.weights) {
     signature->weightsSize = compiled.weights->size();

@@ -39,6 +39,12 @@ struct CompileOptions {
   /// Large constants go to CompiledModel::weights, read through
   /// mote_call.weights (packages), instead of the object's read-only data.
   bool weightsOutsideCode = false;
+  /// Constant rhs operands of tiled contractions stored in their tiles'
+  /// panels (codegen::emitEntryFunction's rhsPanels). The panels follow the
+  /// target's tile width, so code objects for several feature levels of one
+  /// triple would each need their own copy of the weights: packages turn
+  /// this off for them, keeping one copy.
+  bool rhsPanels = true;
   /// Told as each phase starts (may be null).
   CompileProgress *progress = nullptr;
 };

@@ -162,7 +162,13 @@ ExitCode writePackageOutput(const CompileCommandOptions &options,
   // The weights blobs refer to the modules' constants: both live to the end.
   std::vector<std::unique_ptr<hlo::Module>> modules;
   std::vector<std::unique_ptr<codegen::WeightsBlob>> blobs;
-  for (const target::TargetSpec &spec : packageSpecs(options, targets, errs)) {
+  std::vector<target::TargetSpec> specs = packageSpecs(options, targets, errs);
+  for (const target::TargetSpec &spec : specs) {
+    // Panels are cut to each feature level's tiles: with several levels of
+    // one triple, weights read in place keep a single copy for all of them.
+    const bool rhsPanels = llvm::count_if(specs, [&](const target::TargetSpec &other) {
+                             return other.triple == spec.triple;
+                           }) == 1;
     // Compiling changes the module in place: each target starts from the file.
     LoadedModule loaded = loadModelWithInterface(options.modulePath, options.interface, errs);
     if (!loaded.module)
@@ -170,7 +176,7 @@ ExitCode writePackageOutput(const CompileCommandOptions &options,
     modules.push_back(std::move(loaded.module));
     hlo::Module *module = modules.back().get();
     auto compiled = compileForTarget(*module, spec, options.name, errs, options.target,
-                                     /*weightsOutsideCode=*/true);
+                                     /*weightsOutsideCode=*/true, rhsPanels);
     if (auto *code = std::get_if<ExitCode>(&compiled))
       return *code;
     auto &model = std::get<output::CompiledModel>(compiled);

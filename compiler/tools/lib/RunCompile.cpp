@@ -28,13 +28,15 @@ resolveTargetOptions(const TargetOptions &options, llvm::raw_ostream &errs) {
 
 std::variant<output::CompiledModel, ExitCode>
 compileForTarget(hlo::Module &module, const target::TargetSpec &spec, llvm::StringRef name,
-                 llvm::raw_ostream &errs, const TargetOptions &choices, bool weightsOutsideCode) {
+                 llvm::raw_ostream &errs, const TargetOptions &choices, bool weightsOutsideCode,
+                 bool rhsPanels) {
   output::CompileOptions options;
   options.target = spec;
   options.name = name.str();
   options.fusion = choices.fusion;
   options.nativeHalfSums = choices.nativeHalfSums;
   options.weightsOutsideCode = weightsOutsideCode;
+  options.rhsPanels = rhsPanels;
   options.progress = &commandProgress();
   auto compiled = output::compileModel(module, options);
   if (compiled)

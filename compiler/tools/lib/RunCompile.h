@@ -28,11 +28,11 @@ resolveTargetOptions(const TargetOptions &options, llvm::raw_ostream &errs);
 /// ExitUnsupported for what code generation cannot do, ExitInternalError
 /// for the rest. `choices` gives fusion and native half sums (its targets
 /// are in `spec`). With `weightsOutsideCode` (packages), large constants go
-/// to CompiledModel::weights.
+/// to CompiledModel::weights; `rhsPanels` is CompileOptions::rhsPanels.
 std::variant<output::CompiledModel, ExitCode>
 compileForTarget(hlo::Module &module, const target::TargetSpec &spec, llvm::StringRef name,
                  llvm::raw_ostream &errs, const TargetOptions &choices = {},
-                 bool weightsOutsideCode = false);
+                 bool weightsOutsideCode = false, bool rhsPanels = true);
 
 } // namespace mote::tools
 
