@@ -5,8 +5,9 @@
 // Window positions over padding or base-dilation holes are skipped (as XLA's
 // evaluator does), not folded with the init value. A single operand reduced
 // by add/multiply/maximum/minimum/and/or/xor takes a typed path that walks
-// whole rows of the innermost dimension (f16 and bf16 accumulating in f32,
-// HalfReduction.h); anything else calls to_apply.
+// whole rows of the innermost dimension (f16 and bf16 rounding after every
+// step, as XLA's reduce_window does: HalfReduction.h); anything else calls
+// to_apply.
 //
 //===----------------------------------------------------------------------===//
 
@@ -31,9 +32,8 @@ namespace {
 /// walked for all outputs of the row at once: per output that still visits
 /// the window in row-major order, and a unit window with unit stride there
 /// (the channels of an NHWC pooling) becomes a contiguous loop.
-/// Accumulates in `A`: T itself, or float for the f16/bf16 reductions that
-/// fold in f32 (HalfReduction.h), each output rounding once when its row is
-/// done.
+/// Accumulates in `A` (T itself: reduce-window rounds every step, as
+/// HalfReduction.h says).
 template <typename T, typename A>
 void reduceWindowTyped(const WindowGeometry &g, const T *in, T *out, T init, ScalarBinary op) {
   auto apply = [op](A acc, T x) {
@@ -149,7 +149,6 @@ Result evaluateReduceWindow(Evaluator &evaluator, const hlo::Instruction &instru
   hlo::PrimitiveType type = first.elementType();
   if (count == 1)
     if (std::optional<ScalarBinary> op = matchScalarBinary(reducer, type)) {
-      const bool widened = halfReductionInF32(instruction).has_value();
       bool done = hlo::visitElementType(
           type,
           [&](auto tag) {
@@ -157,11 +156,6 @@ Result evaluateReduceWindow(Evaluator &evaluator, const hlo::Instruction &instru
             if constexpr (isFastBinaryType<T>()) {
               const T *in = operands[0]->data<T>();
               T *out = results[0].data<T>();
-              if constexpr (std::is_same_v<T, hlo::BFloat16> || std::is_same_v<T, hlo::Float16>)
-                if (widened) {
-                  reduceWindowTyped<T, float>(geometry, in, out, operands[1]->get<T>(0), *op);
-                  return true;
-                }
               reduceWindowTyped<T, T>(geometry, in, out, operands[1]->get<T>(0), *op);
               return true;
             }

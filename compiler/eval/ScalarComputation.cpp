@@ -56,9 +56,8 @@ std::optional<ScalarBinary> matchScalarBinary(const Computation &computation,
 }
 
 std::optional<ScalarBinary> halfReductionInF32(const Instruction &reduction) {
-  if ((reduction.opcode() != Opcode::Reduce && reduction.opcode() != Opcode::ReduceWindow) ||
-      reduction.operandCount() != 2 || reduction.calledComputations().size() != 1 ||
-      !reduction.operand(0)->shape().isArray())
+  if (reduction.opcode() != Opcode::Reduce || reduction.operandCount() != 2 ||
+      reduction.calledComputations().size() != 1 || !reduction.operand(0)->shape().isArray())
     return std::nullopt;
   const hlo::PrimitiveType type = reduction.operand(0)->shape().elementType();
   if (type != hlo::PrimitiveType::F16 && type != hlo::PrimitiveType::BF16)

@@ -51,7 +51,7 @@ struct EvalOptions {
   uint64_t seed = kDefaultInputSeed;    ///< for generated inputs
   bool printFull = false;
   uint64_t maxWhileIterations = uint64_t(1) << 31;
-  uint64_t maxLoopInstructions = uint64_t(1) << 24; ///< EvaluatorOptions::maxLoopInstructions
+  uint64_t maxLoopInstructions = uint64_t(1) << 28; ///< EvaluatorOptions::maxLoopInstructions
   std::string saveInputsDir;                        ///< if set, arguments go to <dir>/input<N>.npy
   /// One target (none: the build machine's, as for `motec run`): dots and
   /// convolutions sum the way code compiled for it does.
