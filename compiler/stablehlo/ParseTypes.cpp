@@ -75,8 +75,9 @@ static bool parseQuantizedBody(MlirParser &parser, QuantizedType &quantized) {
   quantized.storage = *storage;
   int bits = hlo::bitWidth(*storage);
   if (hlo::isSignedInteger(*storage)) {
-    quantized.storageMin = -(int64_t(1) << (bits - 1));
-    quantized.storageMax = (int64_t(1) << (bits - 1)) - 1;
+    // i64 storage's bounds are int64's own (1 << 63 does not fit).
+    quantized.storageMin = bits >= 64 ? INT64_MIN : -(int64_t(1) << (bits - 1));
+    quantized.storageMax = bits >= 64 ? INT64_MAX : (int64_t(1) << (bits - 1)) - 1;
   } else {
     quantized.storageMin = 0;
     quantized.storageMax = bits >= 63 ? INT64_MAX : (int64_t(1) << bits) - 1;
