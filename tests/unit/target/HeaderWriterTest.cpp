@@ -227,11 +227,20 @@ TEST_CASE("a C++ program runs a model through the generated class") {
   REQUIRE(run("gcc",
               {"-std=c99", "-O1", include, "-c", dir.file("model.c"), "-o", dir.file("model.o")},
               dir) == 0);
-  REQUIRE(run("g++",
-              {"-std=c++17", "-fno-exceptions", "-fno-rtti", "-Wall", "-Werror", include,
-               dir.file("main.cpp"), dir.file("model.o"), MOTE_TEST_RUNTIME_LIBRARY, "-o",
-               dir.file("main")},
-              dir) == 0);
+  std::vector<std::string> link = {"-std=c++17",
+                                   "-fno-exceptions",
+                                   "-fno-rtti",
+                                   "-Wall",
+                                   "-Werror",
+                                   include,
+                                   dir.file("main.cpp"),
+                                   dir.file("model.o"),
+                                   MOTE_TEST_RUNTIME_LIBRARY,
+                                   "-o",
+                                   dir.file("main")};
+  if (std::string flags = MOTE_TEST_LINK_FLAGS; !flags.empty())
+    link.push_back(flags);
+  REQUIRE(run(MOTE_TEST_LINK_DRIVER, link, dir) == 0);
   std::string output;
   REQUIRE(run(dir.file("main"), {}, dir, &output) == 0);
   // y = 2x; flags (x > 0) come back row-major although the model stores them
