@@ -32,14 +32,13 @@ namespace {
 /// walked for all outputs of the row at once: per output that still visits
 /// the window in row-major order, and a unit window with unit stride there
 /// (the channels of an NHWC pooling) becomes a contiguous loop.
-/// Accumulates in `A` (T itself: reduce-window rounds every step, as
-/// HalfReduction.h says).
-template <typename T, typename A>
+/// Sums build in the output row itself, rounding to T every step (f16 and
+/// bf16 too, as XLA's reduce_window does: HalfReduction.h).
+template <typename T>
 void reduceWindowTyped(const WindowGeometry &g, const T *in, T *out, T init, ScalarBinary op) {
-  auto apply = [op](A acc, T x) {
-    A value = static_cast<A>(x);
-    return op.swapped ? applyScalarBinary<A>(op.opcode, value, acc)
-                      : applyScalarBinary<A>(op.opcode, acc, value);
+  auto apply = [op](T acc, T x) {
+    return op.swapped ? applyScalarBinary<T>(op.opcode, x, acc)
+                      : applyScalarBinary<T>(op.opcode, acc, x);
   };
   const size_t last = g.inputDims.size() - 1;
   const int64_t width = g.outputDims[last];
@@ -52,17 +51,11 @@ void reduceWindowTyped(const WindowGeometry &g, const T *in, T *out, T init, Sca
   llvm::ArrayRef<int64_t> outerOutput = llvm::ArrayRef<int64_t>(g.outputDims).drop_back();
   llvm::ArrayRef<int64_t> outerWindow = llvm::ArrayRef<int64_t>(g.windowSizes).drop_back();
   int64_t rowStart = 0;
-  std::vector<A> wide(std::is_same_v<A, T> ? 0 : width);
   forEachIndex(outerOutput, [&](llvm::ArrayRef<int64_t> output) {
-    T *row = out + rowStart;
+    T *acc = out + rowStart;
     rowStart += width;
-    A *acc = nullptr;
-    if constexpr (std::is_same_v<A, T>)
-      acc = row;
-    else
-      acc = wide.data();
     for (int64_t j = 0; j < width; ++j)
-      acc[j] = static_cast<A>(init);
+      acc[j] = init;
     forEachIndex(outerWindow, [&](llvm::ArrayRef<int64_t> window) {
       int64_t offset = 0;
       for (size_t d = 0; d < last; ++d) {
@@ -84,9 +77,6 @@ void reduceWindowTyped(const WindowGeometry &g, const T *in, T *out, T init, Sca
             acc[j] = apply(acc[j], source[index]);
         }
     });
-    if constexpr (!std::is_same_v<A, T>)
-      for (int64_t j = 0; j < width; ++j)
-        row[j] = T(acc[j]);
   });
 }
 
@@ -156,7 +146,7 @@ Result evaluateReduceWindow(Evaluator &evaluator, const hlo::Instruction &instru
             if constexpr (isFastBinaryType<T>()) {
               const T *in = operands[0]->data<T>();
               T *out = results[0].data<T>();
-              reduceWindowTyped<T, T>(geometry, in, out, operands[1]->get<T>(0), *op);
+              reduceWindowTyped<T>(geometry, in, out, operands[1]->get<T>(0), *op);
               return true;
             }
             return false;
