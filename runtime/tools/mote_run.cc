@@ -383,6 +383,10 @@ int run(const Options &options) {
   std::string error;
   if (!package_file.open(options.package, &error))
     return fail(kExitBadInput, std::string(options.package) + ": " + error);
+  if (package_file.size() > kMaxPackageBytes)
+    return fail(kExitBadInput, std::string(options.package) + ": " +
+                                   std::to_string(package_file.size()) +
+                                   " bytes, more than a package can hold (2 GiB)");
   mote_package package;
   mote_status status = mote_package_open(package_file.data(), package_file.size(), &package);
   if (status != MOTE_OK && looksLikeModelText(package_file.data(), package_file.size()))

@@ -229,6 +229,13 @@ def main():
         run = mote_run(trailing, "--input", values, "--input", counts)
         check(run.returncode == 1 and "16 bytes after the end of the package" in run.stderr,
               "trailing bytes after a package: exit 1", run.stderr)
+        oversized = os.path.join(work, "oversized.mote")
+        with open(oversized, "wb") as f:
+            f.truncate(3 << 30)  # sparse: nothing is written
+        run = mote_run(oversized, "--input", values, "--input", counts)
+        check(run.returncode == 1 and "more than a package can hold (2 GiB)" in run.stderr,
+              "a file beyond the format's 2 GiB: exit 1", run.stderr)
+        os.remove(oversized)
 
         # The .npy reader is motec's: a header dict numpy.save would not
         # write is an error, not skimmed for the keys it needs.
