@@ -58,6 +58,9 @@ class BenchModel:
         # Integer outputs: how many units a peer may differ by (None: the relative tolerance).
         self.tolerance_units = manifest.get("peer_tolerance_units")
         self.tolerance = 1e-4  # relative, set from the command line
+        self.reference = None  # motec eval's output
+        self.package = None
+        self.sizes = {}
 
     def output_matches(self, value, reference):
         """Whether a peer's output is close enough to Mote's (`reference`)."""
@@ -65,9 +68,6 @@ class BenchModel:
             return value.shape == reference.shape and bool(
                 np.abs(value.astype(np.float64) - reference).max() <= self.tolerance_units)
         return relative_error(value, reference) <= self.tolerance
-        self.reference = None  # motec eval's output
-        self.package = None
-        self.sizes = {}
 
 
 def generate_models(out_dir, names):
@@ -146,9 +146,7 @@ def probe(engine_list, models, threads_list, results, args, work):
                 if reference is None:
                     reference = model.reference
                 cell["error"] = relative_error(value, reference)
-                tolerance = max(args.tolerance, HALF_TOLERANCE) if is_half(model.name) \
-                    else args.tolerance
-                cell["ok"] = (cell["error"] <= tolerance if engine.name == "mote"
+                cell["ok"] = (cell["error"] <= model.tolerance if engine.name == "mote"
                               else model.output_matches(value, reference))
                 if engine.name == "mote":
                     mote_output = value.astype(np.float64)
@@ -201,7 +199,8 @@ def parse_args(argv):
                         help="also count guest instructions per inference under qemu-user")
     parser.add_argument("--qemu-only", action="store_true", help="only the qemu counts")
     parser.add_argument("--half", action="store_true",
-                        help="also each model in f16 and bf16 (Mote only, against Mote's f32)")
+                        help="also each model in f16 and bf16 (against Mote's f32, and XNNPACK's "
+                             "f16 operators where the machine has them)")
     parser.add_argument("--cortex-m", action="store_true",
                         help="also count DS-CNN int8 on Cortex-M4 and M55 under qemu-system-arm, "
                              "against CMSIS-NN (cortex_m.py)")
@@ -234,7 +233,8 @@ def main(argv):
         names += half_variants(args.models.split(","))
     models = generate_models(os.path.join(work, "models"), names)
     for model in models:
-        model.tolerance = args.tolerance
+        model.tolerance = max(args.tolerance, HALF_TOLERANCE) if is_half(model.name) \
+            else args.tolerance
         log(f"Mote: check, eval, compile, report {model.name}")
         prepare_mote(motec, model, features, out_dir)
 

@@ -134,15 +134,22 @@ class Report:
         return f"{ms(value)} ({ratio(mote / value)}){mark}"
 
     def half(self):
-        """Mote's half-precision models against its f32 ones (the same weights, rounded)."""
+        """Mote's half-precision models against its f32 ones (the same weights, rounded), and
+        against the peers that ran the f16 models (XNNPACK's f16 operators)."""
         names = {m.name for m in self.models}
         bases = [m.name for m in self.models if not half_type(m.name)
                  and any(f"{m.name}-{t}" in names for t in ("f16", "bf16"))]
         if not bases:
             return []
+        by_name = {m.name: m for m in self.models}
+        peers = [e for e in self.engines[1:]
+                 if any(k[0] == e.name and half_type(k[1]) == "f16" for k in self.results.cells)]
         lines = ["", "Half precision: Mote's median latency, ms, for each model in f16 and bf16 "
                  "(every value of that type; dots, convolutions and reductions sum in f32), and "
                  "in brackets the ratio to its f32 latency"]
+        if peers:
+            lines.append("Peers in f16 (f16 storage and arithmetic), and in brackets the ratio "
+                         "Mote f16/peer (<= 1.00: Mote is faster)")
         for threads in self.threads:
             rows = []
             for base in bases:
@@ -154,8 +161,14 @@ class Report:
                     mark = "" if cell.get("ok", True) is not False else " !"
                     row.append("-" if value is None or f32 is None
                                else f"{ms(value)} ({ratio(value / f32)}){mark}")
+                mote_f16 = self.results.median("mote", f"{base}-f16", threads)
+                for engine in peers:
+                    model = by_name.get(f"{base}-f16")
+                    row.append("-" if model is None
+                               else self.value(engine, model, threads, "medians", mote_f16))
                 rows.append(row)
-            lines += grid([f"threads={threads}", "f32", "f16", "bf16"], rows)
+            header = [f"threads={threads}", "f32", "f16", "bf16"]
+            lines += grid(header + [f"{e.label} f16" for e in peers], rows)
         return lines
 
     def gemm(self):
@@ -222,6 +235,10 @@ class Report:
         if units:
             lines.append(f"int8 models: a peer passes within {max(units)} unit(s) of Mote's s8 "
                          "output (Mote itself must match motec eval exactly)")
+        halves = {m.tolerance for m in self.models if half_type(m.name)}
+        if halves:
+            lines.append(f"f16 and bf16 models: tolerance {max(halves):g} (ten f16 ulps), for "
+                         "Mote and for a peer summing in f16")
         labels = {e.name: e.label for e in self.engines}
         failed = [(e, m, t) for (e, m, t), c in self.results.cells.items() if c["ok"] is False]
         if failed:

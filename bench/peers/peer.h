@@ -25,8 +25,9 @@
 
 namespace bench {
 
-/// An array read from MODEL_DIR/<name>.npy, row-major: float32 (the f32 models), or
-/// int8 / int32 (the int8 models' activations, weights and biases), `type` in
+/// An array read from MODEL_DIR/<name>.npy, row-major: float32 (the f32 models),
+/// float16 (the f16 models), or int8 / int32 (the int8 models' activations, weights
+/// and biases), `type` in
 /// mote/abi.h's numbering. The storage has 16 spare bytes after the data because
 /// XNNPACK may read (never write) there.
 struct Tensor {
@@ -41,7 +42,7 @@ struct Tensor {
 };
 
 /// A zeroed tensor of the given dims (with the same spare bytes), float32 or of
-/// `type` (MOTE_S8, MOTE_S32).
+/// `type` (MOTE_F16, MOTE_S8, MOTE_S32).
 Tensor zeros(std::vector<int64_t> dims, uint32_t type = 12);
 
 /// The model folder: reads weights and inputs by name, exits on any error.

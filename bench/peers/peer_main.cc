@@ -71,7 +71,9 @@ Options parseOptions(int argc, char **argv) {
 
 static_assert(MOTE_F32 == 12, "peer.h spells MOTE_F32 as 12");
 
-size_t elementBytes(uint32_t type) { return type == MOTE_S8 ? 1 : 4; }
+size_t elementBytes(uint32_t type) {
+  return type == MOTE_S8 ? 1 : type == MOTE_F16 ? 2 : 4;
+}
 
 void writeOutput(const std::string &path, const Tensor &tensor) {
   const uint8_t *bytes = reinterpret_cast<const uint8_t *>(tensor.data());
@@ -134,9 +136,9 @@ Tensor ModelFiles::load(const std::string &name) const {
   check(mote::io::readWholeFile(path.c_str(), uint64_t(1) << 34, &bytes, &error) &&
             mote::npy::decode(bytes.data(), bytes.size(), &array, &error),
         path + ": " + error);
-  check(array.element_type == MOTE_F32 || array.element_type == MOTE_S8 ||
-            array.element_type == MOTE_S32,
-        path + ": expected float32, int8 or int32 data");
+  check(array.element_type == MOTE_F32 || array.element_type == MOTE_F16 ||
+            array.element_type == MOTE_S8 || array.element_type == MOTE_S32,
+        path + ": expected float32, float16, int8 or int32 data");
   Tensor tensor = zeros(array.dims, array.element_type);
   memcpy(tensor.data(), array.data.data(), array.data.size());
   return tensor;

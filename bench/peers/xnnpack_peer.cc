@@ -12,9 +12,15 @@
 // fully-connected operators created from the activation at each inference,
 // packing included in the time, which is how XNNPACK itself would have to do it.
 //
+// The half-precision models run on the f16 operators where the machine has
+// them: f16 storage and f16 arithmetic (on x86-64, F16C conversions around f32
+// arithmetic, rounding to f16 after each operation), with no glue in float.
+//
 //===----------------------------------------------------------------------===//
 
 #include "xnnpack_graph.h"
+
+#include "mote/abi.h"
 
 #include <cmath>
 #include <limits>
@@ -31,105 +37,154 @@ using xnnpack_peer::ok;
 
 constexpr float kInf = std::numeric_limits<float>::infinity();
 
-/// y[batch, out] = x[batch, in] * w[in, out] + b, clamped; strides in floats.
-void fullyConnected(Graph &g, const Tensor &w, const Tensor *b, const float *x, float *y,
+/// XNNPACK's operators for one element type. The f16 ones take the same
+/// arguments as the f32 ones (clamp bounds in float, data through void
+/// pointers), so the models below are written once for both.
+struct F32 {
+  static constexpr uint32_t kType = MOTE_F32;
+  using Element = float;
+  static constexpr auto createFullyConnected = xnn_create_fully_connected_nc_f32;
+  static constexpr auto setupFullyConnected = xnn_setup_fully_connected_nc_f32;
+  static constexpr auto createConvolution = xnn_create_convolution2d_nhwc_f32;
+  static constexpr auto setupConvolution = xnn_setup_convolution2d_nhwc_f32;
+  static constexpr auto createAdd = xnn_create_add_nd_f32;
+  static constexpr auto setupAdd = xnn_setup_add_nd_f32;
+  static constexpr auto createAveragePool = xnn_create_global_average_pooling_nwc_f32;
+  static constexpr auto setupAveragePool = xnn_setup_global_average_pooling_nwc_f32;
+};
+
+/// f16 everywhere (inputs, weights, activations), as XNNPACK runs a model
+/// exported in half precision.
+struct F16 {
+  static constexpr uint32_t kType = MOTE_F16;
+  using Element = uint16_t;
+  static constexpr auto createFullyConnected = xnn_create_fully_connected_nc_f16;
+  static constexpr auto setupFullyConnected = xnn_setup_fully_connected_nc_f16;
+  static constexpr auto createConvolution = xnn_create_convolution2d_nhwc_f16;
+  static constexpr auto setupConvolution = xnn_setup_convolution2d_nhwc_f16;
+  static constexpr auto createAdd = xnn_create_add_nd_f16;
+  static constexpr auto setupAdd = xnn_setup_add_nd_f16;
+  static constexpr auto createAveragePool = xnn_create_global_average_pooling_nwc_f16;
+  static constexpr auto setupAveragePool = xnn_setup_global_average_pooling_nwc_f16;
+};
+
+/// Whether this machine runs XNNPACK's f16 operators (on x86-64 they need F16C
+/// and AVX2; elsewhere native half arithmetic): creating one says.
+bool hasHalfArithmetic() {
+  xnn_operator_t op = nullptr;
+  if (xnn_create_add_nd_f16(-kInf, kInf, 0, &op) != xnn_status_success)
+    return false;
+  xnn_delete_operator(op);
+  return true;
+}
+
+/// y[batch, out] = x[batch, in] * w[in, out] + b, clamped; strides in elements.
+template <typename P = F32>
+void fullyConnected(Graph &g, const Tensor &w, const Tensor *b, const void *x, void *y,
                     size_t batch, float lo = -kInf, float hi = kInf, size_t x_stride = 0,
                     size_t y_stride = 0) {
   size_t in = size_t(w.dims[0]), out = size_t(w.dims[1]);
   xnn_operator_t op = nullptr;
-  ok(xnn_create_fully_connected_nc_f32(in, out, x_stride ? x_stride : in,
-                                       y_stride ? y_stride : out, w.data(),
-                                       b ? b->data() : nullptr, lo, hi,
-                                       XNN_FLAG_TRANSPOSE_WEIGHTS, &op),
+  ok(P::createFullyConnected(in, out, x_stride ? x_stride : in, y_stride ? y_stride : out,
+                             w.as<typename P::Element>(),
+                             b ? b->as<typename P::Element>() : nullptr, lo, hi,
+                             XNN_FLAG_TRANSPOSE_WEIGHTS, &op),
      "create fully_connected");
-  ok(xnn_setup_fully_connected_nc_f32(op, batch, x, y, g.pool), "setup fully_connected");
+  ok(P::setupFullyConnected(op, batch, static_cast<const typename P::Element *>(x),
+                            static_cast<typename P::Element *>(y), g.pool),
+     "setup fully_connected");
   g.run(op);
 }
 
+template <typename P = F32>
 Tensor &dense(Graph &g, const ModelFiles &files, const std::string &label, const Tensor &x,
               float lo = -kInf, float hi = kInf) {
   const Tensor &w = g.add(files.load(label + "_w"));
   const Tensor &b = g.add(files.load(label + "_b"));
-  Tensor &y = g.zeros({x.dims[0], w.dims[1]});
-  fullyConnected(g, w, &b, x.data(), y.data(), size_t(x.dims[0]), lo, hi);
+  Tensor &y = g.zeros({x.dims[0], w.dims[1]}, P::kType);
+  fullyConnected<P>(g, w, &b, x.data(), y.data(), size_t(x.dims[0]), lo, hi);
   return y;
 }
 
 /// NHWC convolution + bias from an HWIO kernel; depthwise when `groups` > 1.
+template <typename P>
 Tensor &conv(Graph &g, const ModelFiles &files, const std::string &label, const Tensor &x,
              uint32_t stride, uint32_t pad_top, uint32_t pad_bottom, uint32_t pad_left,
              uint32_t pad_right, uint32_t groups, float lo, float hi) {
+  using Element = typename P::Element;
   Tensor hwio = files.load(label + "_w");
   const Tensor &b = g.add(files.load(label + "_b"));
   int64_t kh = hwio.dims[0], kw = hwio.dims[1], cin = hwio.dims[2], cout = hwio.dims[3];
   int64_t channels = x.dims[3];
   uint32_t flags = 0;
-  Tensor *kernel = &xnnpack_peer::convolutionKernel<float>(g, std::move(hwio), groups, flags);
+  Tensor *kernel = &xnnpack_peer::convolutionKernel<Element>(g, std::move(hwio), groups, flags);
   int64_t oh = (x.dims[1] + pad_top + pad_bottom - kh) / stride + 1;
   int64_t ow = (x.dims[2] + pad_left + pad_right - kw) / stride + 1;
-  Tensor &y = g.zeros({x.dims[0], oh, ow, cout});
+  Tensor &y = g.zeros({x.dims[0], oh, ow, cout}, P::kType);
   size_t group_in = groups == 1 ? size_t(cin) : 1, group_out = groups == 1 ? size_t(cout) : 1;
   xnn_operator_t op = nullptr;
-  ok(xnn_create_convolution2d_nhwc_f32(pad_top, pad_right, pad_bottom, pad_left, uint32_t(kh),
-                                       uint32_t(kw), stride, stride, 1, 1, groups, group_in,
-                                       group_out, size_t(channels), size_t(cout), kernel->data(),
-                                       b.data(), lo, hi, flags, &op),
+  ok(P::createConvolution(pad_top, pad_right, pad_bottom, pad_left, uint32_t(kh), uint32_t(kw),
+                          stride, stride, 1, 1, groups, group_in, group_out, size_t(channels),
+                          size_t(cout), kernel->as<Element>(), b.as<Element>(), lo, hi, flags,
+                          &op),
      "create convolution");
-  ok(xnn_setup_convolution2d_nhwc_f32(op, size_t(x.dims[0]), size_t(x.dims[1]),
-                                      size_t(x.dims[2]), x.data(), y.data(), g.pool),
+  ok(P::setupConvolution(op, size_t(x.dims[0]), size_t(x.dims[1]), size_t(x.dims[2]),
+                         x.as<Element>(), y.as<Element>(), g.pool),
      "setup convolution");
   g.run(op);
   return y;
 }
 
-Tensor &add(Graph &g, const Tensor &a, const Tensor &b) {
-  Tensor &y = g.zeros(a.dims);
+template <typename P = F32> Tensor &add(Graph &g, const Tensor &a, const Tensor &b) {
+  using Element = typename P::Element;
+  Tensor &y = g.zeros(a.dims, P::kType);
   std::vector<size_t> shape(a.dims.begin(), a.dims.end());
   xnn_operator_t op = nullptr;
-  ok(xnn_create_add_nd_f32(-kInf, kInf, 0, &op), "create add");
-  ok(xnn_setup_add_nd_f32(op, shape.size(), shape.data(), shape.size(), shape.data(), a.data(),
-                          b.data(), y.data(), g.pool),
+  ok(P::createAdd(-kInf, kInf, 0, &op), "create add");
+  ok(P::setupAdd(op, shape.size(), shape.data(), shape.size(), shape.data(), a.as<Element>(),
+                 b.as<Element>(), y.as<Element>(), g.pool),
      "setup add");
   g.run(op);
   return y;
 }
 
-bench::Prepared mlp(const ModelFiles &files, int threads) {
+template <typename P> bench::Prepared mlp(const ModelFiles &files, int threads) {
   auto g = std::make_shared<Graph>(threads);
   Tensor &x = g->add(files.load("input_0"));
-  Tensor &h1 = dense(*g, files, "fc1", x, 0.0f);
-  Tensor &h2 = dense(*g, files, "fc2", h1, 0.0f);
-  return finish(g, dense(*g, files, "fc3", h2));
+  Tensor &h1 = dense<P>(*g, files, "fc1", x, 0.0f);
+  Tensor &h2 = dense<P>(*g, files, "fc2", h1, 0.0f);
+  return finish(g, dense<P>(*g, files, "fc3", h2));
 }
 
-bench::Prepared dsCnn(const ModelFiles &files, int threads) {
+template <typename P> bench::Prepared dsCnn(const ModelFiles &files, int threads) {
+  using Element = typename P::Element;
   auto g = std::make_shared<Graph>(threads);
   Tensor &x = g->add(files.load("input_0"));
-  Tensor *y = &conv(*g, files, "conv1", x, 2, 4, 5, 1, 1, 1, 0.0f, kInf);
+  Tensor *y = &conv<P>(*g, files, "conv1", x, 2, 4, 5, 1, 1, 1, 0.0f, kInf);
   for (int block = 1; block <= 4; ++block) {
     std::string n = std::to_string(block);
-    y = &conv(*g, files, "dw" + n, *y, 1, 1, 1, 1, 1, uint32_t(y->dims[3]), 0.0f, kInf);
-    y = &conv(*g, files, "pw" + n, *y, 1, 0, 0, 0, 0, 1, 0.0f, kInf);
+    y = &conv<P>(*g, files, "dw" + n, *y, 1, 1, 1, 1, 1, uint32_t(y->dims[3]), 0.0f, kInf);
+    y = &conv<P>(*g, files, "pw" + n, *y, 1, 0, 0, 0, 0, 1, 0.0f, kInf);
   }
   size_t channels = size_t(y->dims[3]);
-  Tensor &pooled = g->zeros({1, int64_t(channels)});
+  Tensor &pooled = g->zeros({1, int64_t(channels)}, P::kType);
   xnn_operator_t op = nullptr;
-  ok(xnn_create_global_average_pooling_nwc_f32(channels, channels, channels, -kInf, kInf, 0, &op),
+  ok(P::createAveragePool(channels, channels, channels, -kInf, kInf, 0, &op),
      "create global_average_pooling");
-  ok(xnn_setup_global_average_pooling_nwc_f32(op, 1, size_t(y->dims[1] * y->dims[2]), y->data(),
-                                              pooled.data(), g->pool),
+  ok(P::setupAveragePool(op, 1, size_t(y->dims[1] * y->dims[2]), y->template as<Element>(),
+                         pooled.as<Element>(), g->pool),
      "setup global_average_pooling");
   g->run(op);
-  return finish(g, dense(*g, files, "fc", pooled));
+  return finish(g, dense<P>(*g, files, "fc", pooled));
 }
 
-bench::Prepared mobilenetBlock(const ModelFiles &files, int threads) {
+template <typename P> bench::Prepared mobilenetBlock(const ModelFiles &files, int threads) {
   auto g = std::make_shared<Graph>(threads);
   Tensor &x = g->add(files.load("input_0"));
-  Tensor &e = conv(*g, files, "expand", x, 1, 0, 0, 0, 0, 1, 0.0f, 6.0f);
-  Tensor &d = conv(*g, files, "depthwise", e, 1, 1, 1, 1, 1, uint32_t(e.dims[3]), 0.0f, 6.0f);
-  Tensor &p = conv(*g, files, "project", d, 1, 0, 0, 0, 0, 1, -kInf, kInf);
-  return finish(g, add(*g, x, p));
+  Tensor &e = conv<P>(*g, files, "expand", x, 1, 0, 0, 0, 0, 1, 0.0f, 6.0f);
+  Tensor &d = conv<P>(*g, files, "depthwise", e, 1, 1, 1, 1, 1, uint32_t(e.dims[3]), 0.0f, 6.0f);
+  Tensor &p = conv<P>(*g, files, "project", d, 1, 0, 0, 0, 0, 1, -kInf, kInf);
+  return finish(g, add<P>(*g, x, p));
 }
 
 /// Glue: y = (x - mean) / sqrt(var + 1e-5) * gamma + beta over each row.
@@ -251,13 +306,13 @@ bench::Prepared transformer(const ModelFiles &files, int threads) {
   return finish(g, out);
 }
 
-bench::Prepared gemm(const ModelFiles &files, int threads) {
+template <typename P> bench::Prepared gemm(const ModelFiles &files, int threads) {
   // B is the fully-connected kernel: packed once here, outside the timed run.
   auto g = std::make_shared<Graph>(threads);
   Tensor &a = g->add(files.load("input_0"));
   Tensor &b = g->add(files.load("input_1"));
-  Tensor &c = g->zeros({a.dims[0], b.dims[1]});
-  fullyConnected(*g, b, nullptr, a.data(), c.data(), size_t(a.dims[0]));
+  Tensor &c = g->zeros({a.dims[0], b.dims[1]}, P::kType);
+  fullyConnected<P>(*g, b, nullptr, a.data(), c.data(), size_t(a.dims[0]));
   return finish(g, c);
 }
 
@@ -265,12 +320,21 @@ bench::Prepared gemm(const ModelFiles &files, int threads) {
 
 int main(int argc, char **argv) {
   ok(xnn_initialize(nullptr), "initialize");
-  std::map<std::string, bench::Factory> models = {{"mlp", mlp},
-                                                  {"mlp-batch64", mlp},
-                                                  {"ds-cnn", dsCnn},
-                                                  {"mobilenet-block", mobilenetBlock},
+  std::map<std::string, bench::Factory> models = {{"mlp", mlp<F32>},
+                                                  {"mlp-batch64", mlp<F32>},
+                                                  {"ds-cnn", dsCnn<F32>},
+                                                  {"mobilenet-block", mobilenetBlock<F32>},
                                                   {"transformer", transformer},
-                                                  {"gemm", gemm}};
+                                                  {"gemm", gemm<F32>}};
+  // The half-precision models (bench --half) where this XNNPACK has every
+  // operator in f16: its softmax and sigmoid are f32 only, so not the transformer.
+  if (hasHalfArithmetic()) {
+    for (const char *name : {"mlp", "mlp-batch64"})
+      models[std::string(name) + "-f16"] = mlp<F16>;
+    models["ds-cnn-f16"] = dsCnn<F16>;
+    models["mobilenet-block-f16"] = mobilenetBlock<F16>;
+    models["gemm-f16"] = gemm<F16>;
+  }
   xnnpack_peer::addQuantizedModels(models);
   return bench::peerMain(argc, argv, "xnnpack-peer", models);
 }
