@@ -379,12 +379,16 @@ private:
             gep(0, tile.lhs, add(mul(add(tile.row, index(r)), plan_.operand[0].row), lhsOffset));
         rows[half] = step_.adjustLhs(loadLhs(address, count * group, (count - 1) * group + size));
       }
+      // A group is 8 bytes: the two rows' groups u as 64-bit lanes, which
+      // one zip1 / zip2 puts side by side (bytes shuffled one by one cost
+      // a move and an insert).
+      auto *groups = llvm::FixedVectorType::get(b_.getInt64Ty(), unsigned(count));
+      llvm::Value *rowGroups[2] = {b_.CreateBitCast(rows[0], groups),
+                                   b_.CreateBitCast(rows[1], groups)};
       for (int64_t u = 0; u < count; ++u) {
-        llvm::SmallVector<int, 16> pick;
-        for (unsigned half = 0; half < 2; ++half)
-          for (unsigned i = 0; i < group; ++i)
-            pick.push_back(int(half * count * group + u * group + i));
-        llvm::Value *lhs = b_.CreateShuffleVector(rows[0], rows[1], pick);
+        llvm::Value *lhs = b_.CreateBitCast(
+            b_.CreateShuffleVector(rowGroups[0], rowGroups[1], {int(u), int(count + u)}),
+            llvm::FixedVectorType::get(element_[0], 2 * group));
         for (size_t v = 0; v < tile.widths.size(); ++v) {
           llvm::Value *columns = rhs[size_t(u) * tile.widths.size() + v];
           const unsigned bytes = tile.widths[v] * group;
