@@ -17,11 +17,11 @@ import os
 import subprocess
 import tempfile
 
-from engines import PEERS, ROOT, RunError, compile_if_stale, run
+from engines import COMMON_SOURCES, PEERS, ROOT, RunError, compile_if_stale, run
 
 PACKAGES = ["libxnnpack0:arm64", "libxnnpack-dev:arm64", "libpthreadpool0:arm64",
             "libpthreadpool-dev:arm64", "libcpuinfo0:arm64"]
-SOURCES = ["xnnpack_peer.cc", "xnnpack_quantized.cc", "peer_main.cc"]
+SOURCES = ["xnnpack_peer.cc", "xnnpack_quantized.cc"]
 
 
 def sysroot(work):
@@ -41,9 +41,8 @@ def build(work):
     root = sysroot(work)
     libs = os.path.join(root, "usr", "lib", "aarch64-linux-gnu")
     binary = os.path.join(work, "bin", "xnnpack-peer-arm64")
-    sources = [os.path.join(PEERS, s) for s in SOURCES] + [
-        os.path.join(ROOT, "runtime", "tools", "npy.cc"),
-        os.path.join(ROOT, "runtime", "core", "layout.cc")]
+    # The host peers' shared sources (peer_main.cc, the .npy and file readers).
+    sources = [os.path.join(PEERS, s) for s in SOURCES] + COMMON_SOURCES
     argv = (["aarch64-linux-gnu-g++", "-O3", "-std=c++17", "-I" + os.path.join(ROOT, "include"),
              "-I" + os.path.join(ROOT, "runtime", "tools"),
              "-isystem", os.path.join(root, "usr", "include")] + sources +

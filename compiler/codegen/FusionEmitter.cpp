@@ -98,9 +98,12 @@ bool fitsOutputFusion(const hlo::Instruction &fusion, const hlo::Instruction &co
       }))
     return false;
   llvm::ArrayRef<int64_t> dims = pad ? pad->operand(0)->shape().dims() : fusion.shape().dims();
-  // The kernel stores the contraction's values where the fusion's result
-  // goes, and the rewrite reads them back from there: one element type.
-  if (fusion.shape().elementType() != contraction.shape().elementType())
+  // A float kernel stores the contraction's values where the fusion's
+  // result goes, and the rewrite reads them back from there: one element
+  // type. An integer kernel stages its s32 sums apart (a quantized layer's
+  // s8 result is the usual case).
+  if (!isIntegerContraction(plan) &&
+      fusion.shape().elementType() != contraction.shape().elementType())
     return false;
   return llvm::all_of(contraction.operands(),
                       [](const hlo::Instruction *operand) {

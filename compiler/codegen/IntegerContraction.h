@@ -17,6 +17,8 @@
 ///   form            L       G   instruction
 ///   x86 VNNI        16/8/4  4   vpdpbusd (u8 x s8)
 ///   x86 SSE2..BW    16/8/4  2   vpmaddwd on operands sign- or zero-extended to s16
+///   AArch64 i8mm    2x2     8   smmla / ummla / usmmla: a pair of rows by a
+///                               pair of columns (below)
 ///   AArch64 dotprod 4       4   sdot / udot (usdot with +i8mm)
 ///   AArch64 NEON    4       2   smull + sadalp (8-bit x 8-bit into s16 is exact)
 ///   AArch64 NEON    1       16  smull + smlal2 + sadalp into four partial sums
@@ -37,6 +39,15 @@
 /// outer index, and the lhs contiguous along the innermost contracting
 /// dimension. The last group of a dimension whose size G does not divide
 /// reads only the lhs values that exist.
+///
+/// The matrix form (AArch64 +i8mm, tiles of two rows or more) multiplies
+/// a 2x8 block of the lhs (two rows' groups, one register) by an 8x2 block
+/// of the rhs (two columns' groups, next to each other in the layout above)
+/// into four sums [r0c0 r0c1 r1c0 r1c1]: 32 products an instruction where
+/// sdot does 16. Its sums are kept per row pair and column pair, and each
+/// row's are picked out of them when the tile is stored. A tile's odd last
+/// row pairs with a copy of itself, an odd last column with zeros; their
+/// sums are dropped.
 ///
 /// Where the instruction wants other signedness than the operands have
 /// (vpdpbusd multiplies u8 by s8, sdot s8 by s8), the kernel flips the lhs's
@@ -70,6 +81,7 @@ enum class IntegerDotForm {
   X86Vnni,
   X86MaddWords,
   ArmDot,
+  ArmMatrix,
   ArmMultiplyPairs,
   ArmPartialSums,
   ArmDsp,
@@ -91,6 +103,11 @@ IntegerDotForm chooseIntegerDotForm(const ContractionPlan &plan, const llvm::Tri
 /// one).
 ContractionTiling chooseIntegerTiling(const ContractionPlan &plan, const llvm::Triple &triple,
                                       const target::TargetSpec *spec);
+
+/// Whether both operands of `plan` are rows along the columns (a vector or
+/// one value broadcast): the widening form multiplies a whole tile row at
+/// once.
+bool rowsAlongColumns(const ContractionPlan &plan);
 
 /// emitContraction for an integer plan.
 void emitIntegerContraction(llvm::IRBuilderBase &builder, llvm::Type *indexType,

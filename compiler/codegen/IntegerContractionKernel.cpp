@@ -5,6 +5,7 @@
 // splits them (so tasks and depth-first chains use the same ranges), then
 // per tile the contracting loops, grouped or widening, and the tile's sums
 // stored, or handed to the output fusion through a one-tile s32 buffer.
+// IntegerTiling.cpp chooses the form and the tiles.
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,66 +25,6 @@ using IndexRef = llvm::ArrayRef<llvm::Value *>;
 
 namespace {
 
-bool isByte(PrimitiveType type) { return hlo::bitWidth(type) == 8; }
-
-/// Whether a grouped form can compute `plan`: 8-bit operands, a constant
-/// rhs shared by every row and outer index (laid out at compile time), an
-/// lhs shared by the columns and contiguous along the innermost contracting
-/// dimension.
-bool takesGroupedForm(const ContractionPlan &plan) {
-  const OperandStrides &lhs = plan.operand[0], &rhs = plan.operand[1];
-  return plan.rhsValues && isByte(plan.lhsType) && isByte(plan.rhsType) &&
-         !plan.contractingDims.empty() && lhs.contracting.back() == 1 && lhs.column == 0 &&
-         rhs.row == 0 && llvm::all_of(rhs.outer, [](int64_t stride) { return stride == 0; });
-}
-
-bool isArmM(const llvm::Triple &triple) { return triple.isARM() || triple.isThumb(); }
-
-/// Tiles of `rows` x `columns` scalar sums.
-ContractionTiling scalarTiling(const ContractionPlan &plan, int64_t rows, int64_t columns) {
-  ContractionTiling tiling;
-  tiling.rows = unsigned(std::clamp<int64_t>(plan.rows, 1, rows));
-  const int64_t width = std::clamp<int64_t>(plan.columns, 1, columns);
-  tiling.widths.assign(size_t(width), 1);
-  if (const int64_t rest = plan.columns % width)
-    tiling.tail.push_back(TileWidths(size_t(rest), 1));
-  tiling.leftoverRows = unsigned(plan.rows % tiling.rows);
-  return tiling;
-}
-
-/// Tiles for the widening form over byte operands that are rows along the
-/// columns (a depthwise convolution): a row of a tile is as many columns as
-/// a vector register holds bytes, so each operand is one load a row and
-/// its products fill registers of 16-bit lanes; rows as the sums leave
-/// registers for (operands and products take about six).
-ContractionTiling byteRowTiling(const ContractionPlan &plan, VectorRegisters registers) {
-  const unsigned lanes = registers.bytes / 4; // s32 sums a register
-  const int64_t columns = std::max<int64_t>(plan.columns, 1);
-  const int64_t vectors =
-      std::clamp<int64_t>((columns + lanes - 1) / lanes, 1, registers.bytes / lanes);
-  ContractionTiling tiling;
-  tiling.lanes = lanes;
-  tiling.widths.assign(size_t(vectors), lanes);
-  tiling.rows = unsigned(std::clamp<int64_t>((int64_t(registers.count) - 6) / vectors, 1,
-                                             std::max<int64_t>(plan.rows, 1)));
-  // The columns left over: vectors of the width and its halves, then scalars.
-  TileWidths rest;
-  int64_t left = columns % (vectors * lanes);
-  for (unsigned width = lanes; width >= 1; width /= 2)
-    for (; left >= width; left -= width)
-      rest.push_back(width);
-  if (!rest.empty())
-    tiling.tail.push_back(rest);
-  tiling.leftoverRows = unsigned(plan.rows % tiling.rows);
-  return tiling;
-}
-
-bool rowsAlongColumns(const ContractionPlan &plan) {
-  return llvm::all_of(plan.operand, [](const OperandStrides &strides) {
-    return strides.column == 0 || strides.column == 1;
-  });
-}
-
 int64_t sumOf(llvm::ArrayRef<unsigned> widths) {
   int64_t total = 0;
   for (unsigned width : widths)
@@ -98,6 +39,7 @@ public:
                 const ContractionTiling &tiling, const IntegerDotStep &step)
       : b_(builder), indexType_(indexType), plan_(plan), tiling_(tiling), step_(step),
         grouped_(step.form() != IntegerDotForm::Widening),
+        matrix_(step.form() == IntegerDotForm::ArmMatrix),
         stageBytes_(
             llvm::Triple(builder.GetInsertBlock()->getModule()->getTargetTriple()).isArch64Bit()
                 ? 16 * 1024
@@ -236,7 +178,9 @@ private:
     }
     llvm::Type *i32 = b_.getInt32Ty();
     const unsigned sumLanes = step_.sumLanes();
-    for (unsigned r = 0; r < rows; ++r)
+    if (matrix_)
+      createMatrixSums(tile);
+    for (unsigned r = 0; r < (matrix_ ? 0 : rows); ++r)
       for (size_t v = 0; v < widths.size(); ++v) {
         llvm::Type *type = vectorOf(i32, widths[v]);
         llvm::Value *initial = llvm::Constant::getNullValue(type);
@@ -301,7 +245,13 @@ private:
     llvm::ArrayRef<int64_t> dims = plan_.contractingDims;
     const int64_t group = step_.group(), inner = dims.back();
     const int64_t fullGroups = inner / group, rest = inner % group;
-    const int64_t block = step_.form() == IntegerDotForm::ArmDot && fullGroups >= 4 ? 4 : 1;
+    // sdot by element takes a group from a lane of four; the matrix form
+    // splits one 16-byte load of each row into two steps.
+    int64_t block = 1;
+    if (step_.form() == IntegerDotForm::ArmDot && fullGroups >= 4)
+      block = 4;
+    else if (matrix_ && fullGroups >= 2)
+      block = 2;
     emitLoopNest(
         b_, indexType_, dims.drop_back(),
         [&](IndexRef k) {
@@ -335,17 +285,10 @@ private:
   /// values long, zeros after them) in one load, against the rhs.
   void emitGroups(Tile &tile, llvm::Value *lhsOffset, llvm::Value *step, int64_t count,
                   int64_t size) {
+    if (matrix_)
+      return emitMatrixGroups(tile, lhsOffset, step, count, size);
     const unsigned group = step_.group();
-    llvm::SmallVector<llvm::Value *, 32> rhs; // per step, per vector
-    for (int64_t u = 0; u < count; ++u)
-      for (size_t v = 0; v < tile.widths.size(); ++v) {
-        llvm::Value *position =
-            add(mul(tile.panel, packed_.steps), add(mul(add(step, index(u)), tile.panelWidth),
-                                                    index(tile.within + tile.offsets[v])));
-        rhs.push_back(b_.CreateAlignedLoad(vectorOf(element_[1], tile.widths[v] * group),
-                                           gep(1, packed_.values, mul(position, group)),
-                                           llvm::Align(1)));
-      }
+    llvm::SmallVector<llvm::Value *, 32> rhs = loadPackedRhs(tile, step, count);
     llvm::Type *groupWord = b_.getIntNTy(group * hlo::bitWidth(plan_.lhsType));
     for (unsigned r = 0; r < tile.rows; ++r) {
       llvm::Value *address =
@@ -368,6 +311,124 @@ private:
           accumulate(tile, r, v, lhs, rhsValues);
         }
     }
+  }
+
+  /// The packed rhs of `count` steps from packed step `step`: per step, per
+  /// vector of the tile, its columns' groups one after the other.
+  llvm::SmallVector<llvm::Value *, 32> loadPackedRhs(Tile &tile, llvm::Value *step, int64_t count) {
+    const unsigned group = step_.group();
+    llvm::SmallVector<llvm::Value *, 32> rhs;
+    for (int64_t u = 0; u < count; ++u)
+      for (size_t v = 0; v < tile.widths.size(); ++v) {
+        llvm::Value *position =
+            add(mul(tile.panel, packed_.steps), add(mul(add(step, index(u)), tile.panelWidth),
+                                                    index(tile.within + tile.offsets[v])));
+        rhs.push_back(b_.CreateAlignedLoad(vectorOf(element_[1], tile.widths[v] * group),
+                                           gep(1, packed_.values, mul(position, group)),
+                                           llvm::Align(1)));
+      }
+    return rhs;
+  }
+
+  /// The matrix form's sums: for each pair of rows, vector and pair of its
+  /// columns, a 2x2 block [r0c0 r0c1 r1c0 r1c1] starting from the columns'
+  /// initial sums (a missing second column's block lanes from zero).
+  void createMatrixSums(Tile &tile) {
+    llvm::Type *i32 = b_.getInt32Ty();
+    auto *block = llvm::FixedVectorType::get(i32, 4);
+    for (unsigned pair = 0; pair < (tile.rows + 1) / 2; ++pair)
+      for (size_t v = 0; v < tile.widths.size(); ++v)
+        for (unsigned half = 0; half < 2; ++half) {
+          const unsigned lanes = tile.widths[v];
+          llvm::Value *initial = llvm::Constant::getNullValue(block);
+          if (packed_.initialSums && 2 * half < lanes) {
+            auto *type = llvm::FixedVectorType::get(i32, lanes);
+            llvm::Value *columns = b_.CreateAlignedLoad(
+                type,
+                b_.CreateGEP(i32, packed_.initialSums, add(tile.column, index(tile.offsets[v]))),
+                llvm::Align(4));
+            llvm::SmallVector<int, 4> pick;
+            for (unsigned lane = 0; lane < 4; ++lane) {
+              const unsigned column = 2 * half + lane % 2;
+              pick.push_back(int(column < lanes ? column : lanes)); // lanes: the zero
+            }
+            initial = b_.CreateShuffleVector(columns, llvm::Constant::getNullValue(type), pick);
+          }
+          llvm::AllocaInst *sum = local_(block);
+          b_.CreateStore(initial, sum);
+          tile.sums.push_back(sum);
+        }
+  }
+
+  llvm::AllocaInst *matrixSums(Tile &tile, unsigned pair, size_t v, unsigned half) {
+    return tile.sums[(pair * tile.widths.size() + v) * 2 + half];
+  }
+
+  /// emitGroups for the matrix form: each pair of rows' groups side by side
+  /// in one register, against each pair of columns' (a column past the
+  /// tile's last reads zeros; a row past it repeats the last row).
+  void emitMatrixGroups(Tile &tile, llvm::Value *lhsOffset, llvm::Value *step, int64_t count,
+                        int64_t size) {
+    const unsigned group = step_.group();
+    llvm::SmallVector<llvm::Value *, 32> rhs = loadPackedRhs(tile, step, count);
+    for (unsigned pair = 0; pair < (tile.rows + 1) / 2; ++pair) {
+      llvm::Value *rows[2];
+      for (unsigned half = 0; half < 2; ++half) {
+        const unsigned r = std::min(2 * pair + half, tile.rows - 1);
+        llvm::Value *address =
+            gep(0, tile.lhs, add(mul(add(tile.row, index(r)), plan_.operand[0].row), lhsOffset));
+        rows[half] = step_.adjustLhs(loadLhs(address, count * group, (count - 1) * group + size));
+      }
+      // A group is 8 bytes: the two rows' groups u as 64-bit lanes, which
+      // one zip1 / zip2 puts side by side (bytes shuffled one by one cost
+      // a move and an insert).
+      auto *groups = llvm::FixedVectorType::get(b_.getInt64Ty(), unsigned(count));
+      llvm::Value *rowGroups[2] = {b_.CreateBitCast(rows[0], groups),
+                                   b_.CreateBitCast(rows[1], groups)};
+      for (int64_t u = 0; u < count; ++u) {
+        llvm::Value *lhs = b_.CreateBitCast(
+            b_.CreateShuffleVector(rowGroups[0], rowGroups[1], {int(u), int(count + u)}),
+            llvm::FixedVectorType::get(element_[0], 2 * group));
+        for (size_t v = 0; v < tile.widths.size(); ++v) {
+          llvm::Value *columns = rhs[size_t(u) * tile.widths.size() + v];
+          const unsigned bytes = tile.widths[v] * group;
+          llvm::Value *zero = llvm::Constant::getNullValue(columns->getType());
+          for (unsigned half = 0; 2 * half < tile.widths[v]; ++half) {
+            llvm::SmallVector<int, 16> bytePick;
+            for (unsigned i = 0; i < 2 * group; ++i)
+              bytePick.push_back(int(std::min(2 * half * group + i, bytes)));
+            llvm::AllocaInst *slot = matrixSums(tile, pair, v, half);
+            llvm::Value *sums = b_.CreateLoad(slot->getAllocatedType(), slot);
+            b_.CreateStore(
+                step_.addProducts(sums, lhs, b_.CreateShuffleVector(columns, zero, bytePick)),
+                slot);
+          }
+        }
+      }
+    }
+  }
+
+  /// Row `r`'s sums of vector `v` of the tile: the s32 lanes to store.
+  llvm::Value *tileRow(Tile &tile, unsigned r, size_t v) {
+    if (matrix_) {
+      // Lanes 2 * (r % 2) and the next of each of the vector's blocks.
+      const unsigned lanes = tile.widths[v];
+      llvm::Value *blocks[2];
+      for (unsigned half = 0; half < 2; ++half) {
+        llvm::AllocaInst *slot = matrixSums(tile, r / 2, v, 2 * half < lanes ? half : 0);
+        blocks[half] = b_.CreateLoad(slot->getAllocatedType(), slot);
+      }
+      llvm::SmallVector<int, 4> pick;
+      for (unsigned lane = 0; lane < lanes; ++lane)
+        pick.push_back(int(lane / 2 * 4 + r % 2 * 2 + lane % 2));
+      return lanes == 1 ? b_.CreateExtractElement(blocks[0], uint64_t(pick[0]))
+                        : b_.CreateShuffleVector(blocks[0], blocks[1], pick);
+    }
+    llvm::AllocaInst *slot = tile.sums[r * tile.widths.size() + v];
+    llvm::Value *sums = b_.CreateLoad(slot->getAllocatedType(), slot);
+    if (step_.sumLanes() > 1)
+      sums = b_.CreateAddReduce(sums);
+    return sums;
   }
 
   /// `valid` lhs values from `address` as a vector of `length`, zeros after
@@ -531,10 +592,7 @@ private:
   void storeTile(Tile &tile) {
     for (unsigned r = 0; r < tile.rows; ++r)
       for (size_t v = 0; v < tile.widths.size(); ++v) {
-        llvm::AllocaInst *slot = tile.sums[r * tile.widths.size() + v];
-        llvm::Value *sums = b_.CreateLoad(slot->getAllocatedType(), slot);
-        if (step_.sumLanes() > 1)
-          sums = b_.CreateAddReduce(sums);
+        llvm::Value *sums = tileRow(tile, r, v);
         if (tile.stageColumn) {
           llvm::Value *position = add(index(r * stageWidth_ + tile.offsets[v]), tile.stageColumn);
           b_.CreateAlignedStore(sums, b_.CreateGEP(b_.getInt32Ty(), stage_, position),
@@ -555,6 +613,7 @@ private:
   const ContractionTiling &tiling_;
   const IntegerDotStep &step_;
   const bool grouped_;
+  const bool matrix_;      ///< sums in 2x2 blocks (IntegerDotForm::ArmMatrix)
   llvm::Type *element_[3]; ///< storage types of lhs, rhs, result
   PackedIntegerRhs packed_;
   ContractionEpilogue epilogue_;
@@ -568,93 +627,6 @@ private:
 };
 
 } // namespace
-
-llvm::StringRef integerDotFormName(IntegerDotForm form) {
-  switch (form) {
-  case IntegerDotForm::Widening:
-    return "widening";
-  case IntegerDotForm::X86Vnni:
-    return "x86-vnni";
-  case IntegerDotForm::X86MaddWords:
-    return "x86-madd-words";
-  case IntegerDotForm::ArmDot:
-    return "arm-dot";
-  case IntegerDotForm::ArmMultiplyPairs:
-    return "arm-multiply-pairs";
-  case IntegerDotForm::ArmPartialSums:
-    return "arm-partial-sums";
-  case IntegerDotForm::ArmDsp:
-    return "arm-dsp";
-  case IntegerDotForm::MveReduce:
-    return "mve-reduce";
-  }
-  return "?";
-}
-
-bool isIntegerContraction(const ContractionPlan &plan) { return plan.type == PrimitiveType::S32; }
-
-IntegerDotForm chooseIntegerDotForm(const ContractionPlan &plan, const llvm::Triple &triple,
-                                    const target::TargetSpec *spec) {
-  if (!takesGroupedForm(plan))
-    return IntegerDotForm::Widening;
-  auto has = [&](llvm::StringRef feature) { return spec && target::hasFeature(*spec, feature); };
-  if (triple.isX86())
-    return has("avx512vnni") || has("avxvnni") ? IntegerDotForm::X86Vnni
-                                               : IntegerDotForm::X86MaddWords;
-  if (triple.isAArch64()) {
-    if (has("dotprod"))
-      return IntegerDotForm::ArmDot;
-    // Rows of whole 16-byte groups: partial sums a column; else pairs.
-    return plan.contractingDims.back() % 16 == 0 ? IntegerDotForm::ArmPartialSums
-                                                 : IntegerDotForm::ArmMultiplyPairs;
-  }
-  if (isArmM(triple)) {
-    if (has("mve"))
-      return IntegerDotForm::MveReduce;
-    if (has("dsp"))
-      return IntegerDotForm::ArmDsp;
-  }
-  return IntegerDotForm::Widening;
-}
-
-ContractionTiling chooseIntegerTiling(const ContractionPlan &plan, const llvm::Triple &triple,
-                                      const target::TargetSpec *spec) {
-  const IntegerDotForm form = chooseIntegerDotForm(plan, triple, spec);
-  switch (form) {
-  case IntegerDotForm::MveReduce:
-    // Eight sums in general registers, four lhs and two rhs vectors in
-    // MVE's eight.
-    return scalarTiling(plan, 4, 2);
-  case IntegerDotForm::ArmDsp:
-    return scalarTiling(plan, 2, 2);
-  case IntegerDotForm::ArmPartialSums:
-    // Sixteen sums of four lanes, four lhs and four rhs vectors, products;
-    // a single row (a dense layer on one input) spends the other rows'
-    // registers on columns, so its one lhs load serves eight of them.
-    return plan.rows == 1 ? scalarTiling(plan, 1, 12) : scalarTiling(plan, 4, 4);
-  default:
-    break;
-  }
-  // Thumb without vectors has about a dozen free registers; a depthwise
-  // convolution's bytes go four channels a word (IntegerDotStep::addByteQuad).
-  if (isArmM(triple) && !(spec && target::hasFeature(*spec, "mve.fp"))) {
-    const bool quads = form == IntegerDotForm::Widening && isByte(plan.lhsType) &&
-                       isByte(plan.rhsType) && plan.operand[0].column == 1 &&
-                       plan.operand[1].column == 1 && spec && target::hasFeature(*spec, "dsp");
-    return quads ? scalarTiling(plan, 1, 4) : scalarTiling(plan, 2, 2);
-  }
-  const VectorRegisters registers = vectorRegisters(triple, spec);
-  if (form == IntegerDotForm::Widening && isByte(plan.lhsType) && isByte(plan.rhsType) &&
-      registers.bytes >= 16 && rowsAlongColumns(plan))
-    return byteRowTiling(plan, registers);
-  // s32 lanes are f32 lanes: the float cost model's register tiles fit,
-  // less the registers the form's arithmetic holds.
-  ContractionPlan lanes = plan;
-  lanes.type = PrimitiveType::F32;
-  lanes.fused = true;
-  lanes.extraRegisters = integerStepRegisters(form, plan, spec);
-  return chooseContractionTiling(lanes, triple, spec);
-}
 
 void emitIntegerContraction(llvm::IRBuilderBase &builder, llvm::Type *indexType,
                             const ContractionPlan &plan, const llvm::Triple &triple,

@@ -26,8 +26,10 @@ unsigned lanesOf(llvm::Value *value) {
 }
 
 /// Whether the form's instruction multiplies values of equal signedness
-/// (and the lhs is flipped to the rhs's when they differ), or u8 by s8.
-enum class SignRule { AsGiven, Matching, Opposite };
+/// (and the lhs is flipped to the rhs's when they differ), or u8 by s8, or
+/// either sign by itself and u8 by s8 but not s8 by u8 (usmmla: the lhs is
+/// flipped to u8 for a u8 rhs).
+enum class SignRule { AsGiven, Matching, Opposite, UnsignedLhs };
 
 SignRule signRule(IntegerDotForm form, bool hasI8mm) {
   switch (form) {
@@ -35,6 +37,8 @@ SignRule signRule(IntegerDotForm form, bool hasI8mm) {
     return SignRule::Opposite;
   case IntegerDotForm::ArmDot:
     return hasI8mm ? SignRule::AsGiven : SignRule::Matching;
+  case IntegerDotForm::ArmMatrix:
+    return SignRule::UnsignedLhs;
   case IntegerDotForm::ArmMultiplyPairs:
   case IntegerDotForm::ArmPartialSums:
   case IntegerDotForm::MveReduce:
@@ -50,6 +54,8 @@ unsigned groupOf(IntegerDotForm form) {
   case IntegerDotForm::ArmDot:
   case IntegerDotForm::ArmDsp:
     return 4;
+  case IntegerDotForm::ArmMatrix:
+    return 8;
   case IntegerDotForm::X86MaddWords:
   case IntegerDotForm::ArmMultiplyPairs:
     return 2;
@@ -70,7 +76,8 @@ int integerLhsOffset(IntegerDotForm form, const ContractionPlan &plan,
   const bool rhsSigned = hlo::isSignedInteger(plan.rhsType);
   const SignRule rule = signRule(form, spec && target::hasFeature(*spec, "i8mm"));
   const bool flip = (rule == SignRule::Matching && lhsSigned != rhsSigned) ||
-                    (rule == SignRule::Opposite && lhsSigned == rhsSigned);
+                    (rule == SignRule::Opposite && lhsSigned == rhsSigned) ||
+                    (rule == SignRule::UnsignedLhs && lhsSigned && !rhsSigned);
   return !flip ? 0 : lhsSigned ? 128 : -128;
 }
 
@@ -145,6 +152,8 @@ llvm::Value *IntegerDotStep::addProducts(llvm::Value *sums, llvm::Value *lhs,
     return addX86MaddWords(sums, lhs, rhs);
   case IntegerDotForm::ArmDot:
     return addArmDot(sums, lhs, rhs);
+  case IntegerDotForm::ArmMatrix:
+    return addArmMatrix(sums, lhs, rhs);
   case IntegerDotForm::ArmMultiplyPairs:
     return addArmMultiplyPairs(sums, lhs, rhs);
   case IntegerDotForm::ArmPartialSums:
@@ -239,6 +248,16 @@ llvm::Value *IntegerDotStep::addArmDot(llvm::Value *sums, llvm::Value *lhs,
   // usdot (+i8mm) multiplies its second operand's bytes as u8 by its third's as s8.
   return b_.CreateIntrinsic(llvm::Intrinsic::aarch64_neon_usdot, {sums->getType(), lhs->getType()},
                             {sums, rhsSigned_ ? lhs : rhs, rhsSigned_ ? rhs : lhs});
+}
+
+llvm::Value *IntegerDotStep::addArmMatrix(llvm::Value *sums, llvm::Value *lhs,
+                                          llvm::Value *rhs) const {
+  // smmla / ummla: both of one signedness; usmmla: u8 lhs by s8 rhs (an s8
+  // lhs by a u8 rhs was flipped to u8, see signRule).
+  llvm::Intrinsic::ID id = lhsSigned_ != rhsSigned_ ? llvm::Intrinsic::aarch64_neon_usmmla
+                           : lhsSigned_             ? llvm::Intrinsic::aarch64_neon_smmla
+                                                    : llvm::Intrinsic::aarch64_neon_ummla;
+  return b_.CreateIntrinsic(id, {sums->getType(), lhs->getType()}, {sums, lhs, rhs});
 }
 
 llvm::Value *IntegerDotStep::addArmMultiplyPairs(llvm::Value *sums, llvm::Value *lhs,

@@ -70,6 +70,9 @@ private:
   llvm::Value *addX86Vnni(llvm::Value *sums, llvm::Value *lhs, llvm::Value *rhs) const;
   llvm::Value *addX86MaddWords(llvm::Value *sums, llvm::Value *lhs, llvm::Value *rhs) const;
   llvm::Value *addArmDot(llvm::Value *sums, llvm::Value *lhs, llvm::Value *rhs) const;
+  /// `sums` a 2x2 block [r0c0 r0c1 r1c0 r1c1], `lhs` two rows' 8 bytes,
+  /// `rhs` two columns' 8 bytes.
+  llvm::Value *addArmMatrix(llvm::Value *sums, llvm::Value *lhs, llvm::Value *rhs) const;
   llvm::Value *addArmMultiplyPairs(llvm::Value *sums, llvm::Value *lhs, llvm::Value *rhs) const;
   llvm::Value *addArmPartialSums(llvm::Value *sums, llvm::Value *lhs, llvm::Value *rhs) const;
   llvm::Value *addArmDsp(llvm::Value *sums, llvm::Value *lhs, llvm::Value *rhs) const;

@@ -24,7 +24,7 @@
 #define MOTE_CPU_FEATURES_X86_64                                                                   \
   "sse3,ssse3,sse4.1,sse4.2,popcnt,avx,avx2,fma,f16c,bmi,bmi2,lzcnt,movbe,avx512f,avx512bw,"     \
   "avx512dq,avx512vl,avx512cd,avx512vnni,avx512bf16,avxvnni"
-#define MOTE_CPU_FEATURES_AARCH64 "fp-armv8,neon,crc,lse,fullfp16,dotprod,i8mm,sve"
+#define MOTE_CPU_FEATURES_AARCH64 "fp-armv8,neon,crc,lse,fullfp16,dotprod,i8mm,bf16,sve"
 #define MOTE_CPU_FEATURES_RISCV64 "m,a,f,d,c,v,zvl256b,zvl512b,zvl1024b"
 
 #endif /* MOTE_CPU_FEATURES_H */

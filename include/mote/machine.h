@@ -3,9 +3,9 @@
  * A package holds code for several triples and CPU feature sets; the one to
  * load is the one built for this machine's triple whose required features
  * (mote/cpu_features.h) this CPU has. The triple is the one the runtime was
- * compiled for; the features come from the CPU itself on Linux (AT_HWCAP,
- * cpuid), so a riscv64 machine without the vector extension, say, runs the
- * plain code. Bare-metal machines detect nothing: firmware knows its board,
+ * compiled for; the features come from the CPU itself on Linux (AT_HWCAP and
+ * AT_HWCAP2, cpuid), so a riscv64 machine without the vector extension, say,
+ * runs the plain code. Bare-metal machines detect nothing: firmware knows its board,
  * and code is chosen by triple alone.
  *
  *===----------------------------------------------------------------------===*/

@@ -66,7 +66,7 @@ void probe() {
   add("avxvnni", eax7s1 & (1u << 4)); // CPUID.(7,1):EAX
 #elif defined(__aarch64__) && defined(__linux__)
   // Linux on AArch64 always has FP and Advanced SIMD; the rest the kernel
-  // reports in AT_HWCAP (bit numbers from <asm/hwcap.h>).
+  // reports in AT_HWCAP and AT_HWCAP2 (bit numbers from <asm/hwcap.h>).
   unsigned long hwcap = getauxval(AT_HWCAP), hwcap2 = getauxval(AT_HWCAP2);
   add("fp-armv8", true);
   add("neon", true);
@@ -75,6 +75,7 @@ void probe() {
   add("fullfp16", hwcap & (1ul << 10));
   add("dotprod", hwcap & (1ul << 20));
   add("i8mm", hwcap2 & (1ul << 13));
+  add("bf16", hwcap2 & (1ul << 14));
   add("sve", hwcap & (1ul << 22));
 #elif defined(__riscv) && __riscv_xlen == 64 && defined(__linux__)
   // The kernel reports single-letter extensions as bits of AT_HWCAP.

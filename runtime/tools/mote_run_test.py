@@ -301,7 +301,8 @@ def main():
         # (told here with --features, or by the emulated CPU).
         levels = {"x86_64": [("x86-64", ""), ("x86-64-v3", "+avx2,+fma,+f16c"),
                              ("x86-64-v4", "+avx512f,+avx512vnni")],
-                  "aarch64": [("generic", ""), ("generic", "+fullfp16,+dotprod")],
+                  "aarch64": [("generic", ""), ("generic", "+fullfp16,+dotprod"),
+                              ("generic", "+fullfp16,+dotprod,+i8mm,+bf16")],
                   "riscv64": [("generic-rv64", ""), ("generic-rv64", "+v"),
                               ("generic-rv64", "+v,+zvl256b")]}[args.triple.split("-")[0]]
         listing = subprocess.run([args.motec, "compile", hlo, f"--target={args.triple}",
@@ -311,7 +312,11 @@ def main():
               f"a default package has {len(levels)} feature levels", listing.stderr)
         machine_levels = {"x86_64": ["+sse3", ",".join(
             "+" + f for f in detectable_features(args.triple) if not f.startswith("avx512")), None],
-            "aarch64": ["+fp-armv8,+neon", None], "riscv64": [None, None, None]}
+            "aarch64": [None, None, None], "riscv64": [None, None, None]}
+        # On AArch64 the emulated CPU tells: a Cortex-A57 has none of the
+        # levels' features, a Cortex-A76 dotprod and fullfp16 but neither i8mm
+        # nor bf16, QEMU's max all four.
+        aarch64_cpus = ["cortex-a57", "cortex-a76", "max"]
         for index, forced in enumerate(machine_levels[args.triple.split("-")[0]]):
             via = None
             if args.triple.startswith("riscv64"):
@@ -319,6 +324,10 @@ def main():
                     continue
                 via = shlex.split(args.vector_runner.replace("vlen=128", f"vlen={128 * index}")
                                   if index else args.runner)
+            elif args.triple.startswith("aarch64"):
+                if not runner:
+                    continue  # -cpu needs the emulator
+                via = runner[:1] + ["-cpu", aarch64_cpus[index]] + runner[1:]
             elif forced is None and index + 1 < len(levels):
                 continue  # the machine's own features pick the best, checked below
             extra = ["--features", forced] if forced else []
@@ -330,7 +339,8 @@ def main():
                   chosen.group(2) == cpu and all(f in chosen.group(3).split(",")
                                                  for f in features.split(",") if f),
                   f"mote-run picks level {index} ({cpu} {features or 'baseline'})"
-                  f" on a machine with {forced or 'its own features'}", run.stderr)
+                  f" on {' '.join(via) if via else 'a machine with ' + (forced or 'its features')}",
+                  run.stderr)
 
         if args.triple.startswith("x86_64") and not runner:
             # Built for this very machine, the code must be accepted here.
