@@ -66,9 +66,10 @@ llvm::Value *widenF16(llvm::IRBuilderBase &builder, llvm::Value *bits, bool hard
 llvm::Value *narrowToF16(llvm::IRBuilderBase &builder, llvm::Value *value, bool hardware);
 
 /// Marks `module` for elementwise code that converts f16 with instructions
-/// (target::hasHalfArithmetic). LLVM narrows fptrunc(fadd(fpext a, fpext b))
-/// and the like to arithmetic on half (exact: f32 holds twice the bits), so
-/// this is only for targets whose half vectors LLVM handles well.
+/// (target::convertsHalfElementwise). LLVM narrows fptrunc(fadd(fpext a,
+/// fpext b)) and the like to arithmetic on half (exact: f32 holds twice the
+/// bits), so this is only for targets whose half vectors LLVM handles well
+/// or output/ puts back on f32 vectors.
 void markHardwareF16Conversions(llvm::Module &module);
 
 /// The bits of a narrow float (f4, f6, f8) as the f32 they stand for, and an
