@@ -58,6 +58,14 @@ void storeElement(llvm::IRBuilderBase &builder, hlo::PrimitiveType type, llvm::V
 llvm::Value *toCompute(llvm::IRBuilderBase &builder, hlo::PrimitiveType type, llvm::Value *value);
 llvm::Value *fromCompute(llvm::IRBuilderBase &builder, hlo::PrimitiveType type, llvm::Value *value);
 
+/// fromCompute for a `value` that is exactly one of the widened values of
+/// `type` (what maximum, minimum and clamp select), the same bits: for
+/// bf16 its top half, quieted if a NaN as rounding does, instead of the
+/// rounding's integer code (LLVM then selects between the bf16 operands
+/// themselves); fromCompute for every other type.
+llvm::Value *fromComputeSelected(llvm::IRBuilderBase &builder, hlo::PrimitiveType type,
+                                 llvm::Value *value);
+
 /// f16 bits (i16, scalar or vector) as f32, and f32 rounded to f16 bits:
 /// fpext and fptrunc of half when `hardware` (only for targets that have
 /// the instructions: elsewhere they become library calls), integer code
