@@ -89,7 +89,9 @@ class Report:
         lines = [f"Mote benchmark on {host.describe()}",
                  host.describe_peak(),
                  f"Mote: motec compile --target=x86_64-linux-gnu --features={c['features']} "
-                 "(the features mote-run detects here)"]
+                 "(the features mote-run detects here)" if c["features"] else
+                 "Mote: motec compile --target=x86_64-linux-gnu (the default package: a code "
+                 "object per feature level, mote-run runs the best this machine has)"]
         if self.engines:
             lines.append(f"{c['rounds']} rounds alternating the engines, ~{c['seconds']:g} s per "
                          "engine, model and thread count")
@@ -140,22 +142,24 @@ class Report:
                  and any(f"{m.name}-{t}" in names for t in ("f16", "bf16"))]
         if not bases:
             return []
-        lines = ["", "Half precision: Mote's median latency, ms, for each model in f16 and bf16 "
-                 "(every value of that type; dots, convolutions and reductions sum in f32), and "
-                 "in brackets the ratio to its f32 latency"]
-        for threads in self.threads:
-            rows = []
-            for base in bases:
-                f32 = self.results.median("mote", base, threads)
-                row = [base, ms(f32)]
-                for t in ("f16", "bf16"):
-                    value = self.results.median("mote", f"{base}-{t}", threads)
-                    cell = self.results.cells.get(("mote", f"{base}-{t}", threads), {})
-                    mark = "" if cell.get("ok", True) is not False else " !"
-                    row.append("-" if value is None or f32 is None
-                               else f"{ms(value)} ({ratio(value / f32)}){mark}")
-                rows.append(row)
-            lines += grid([f"threads={threads}", "f32", "f16", "bf16"], rows)
+        lines = []
+        for kind, title in (("medians", "median"), ("minima", "best (minimum)")):
+            lines += ["", f"Half precision: Mote's {title} latency, ms, for each model in f16 and "
+                      "bf16 (every value of that type; dots, convolutions and reductions sum in "
+                      "f32), and in brackets the ratio to its f32 latency"]
+            for threads in self.threads:
+                rows = []
+                for base in bases:
+                    f32 = self.results.median("mote", base, threads, kind)
+                    row = [base, ms(f32)]
+                    for t in ("f16", "bf16"):
+                        value = self.results.median("mote", f"{base}-{t}", threads, kind)
+                        cell = self.results.cells.get(("mote", f"{base}-{t}", threads), {})
+                        mark = "" if cell.get("ok", True) is not False else " !"
+                        row.append("-" if value is None or f32 is None
+                                   else f"{ms(value)} ({ratio(value / f32)}){mark}")
+                    rows.append(row)
+                lines += grid([f"threads={threads}", "f32", "f16", "bf16"], rows)
         return lines
 
     def gemm(self):
