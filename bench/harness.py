@@ -201,6 +201,10 @@ def parse_args(argv):
     parser.add_argument("--half", action="store_true",
                         help="also each model in f16 and bf16 (against Mote's f32, and XNNPACK's "
                              "f16 operators where the machine has them)")
+    parser.add_argument("--default-packages", action="store_true",
+                        help="compile Mote's packages as `motec compile model.hlo -o m.mote` "
+                             "does by default (a code object per feature level, mote-run runs "
+                             "the best this machine has) instead of one level of its features")
     parser.add_argument("--cortex-m", action="store_true",
                         help="also count DS-CNN int8 on Cortex-M4 and M55 under qemu-system-arm, "
                              "against CMSIS-NN (cortex_m.py)")
@@ -227,7 +231,7 @@ def main(argv):
     log("building the peers")
     binaries = engines.build_tools(os.path.join(work, "bin"), log)
     host = machine.Machine(binaries["cpu-clock"])
-    features = host.mote_features()
+    features = "" if args.default_packages else host.mote_features()
     names = args.models.split(",")
     if args.half:
         names += half_variants(args.models.split(","))

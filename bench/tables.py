@@ -89,7 +89,9 @@ class Report:
         lines = [f"Mote benchmark on {host.describe()}",
                  host.describe_peak(),
                  f"Mote: motec compile --target=x86_64-linux-gnu --features={c['features']} "
-                 "(the features mote-run detects here)"]
+                 "(the features mote-run detects here)" if c["features"] else
+                 "Mote: motec compile --target=x86_64-linux-gnu (the default package: a code "
+                 "object per feature level, mote-run runs the best this machine has)"]
         if self.engines:
             lines.append(f"{c['rounds']} rounds alternating the engines, ~{c['seconds']:g} s per "
                          "engine, model and thread count")
@@ -144,31 +146,33 @@ class Report:
         by_name = {m.name: m for m in self.models}
         peers = [e for e in self.engines[1:]
                  if any(k[0] == e.name and half_type(k[1]) == "f16" for k in self.results.cells)]
-        lines = ["", "Half precision: Mote's median latency, ms, for each model in f16 and bf16 "
-                 "(every value of that type; dots, convolutions and reductions sum in f32), and "
-                 "in brackets the ratio to its f32 latency"]
-        if peers:
-            lines.append("Peers in f16 (f16 storage and arithmetic), and in brackets the ratio "
-                         "Mote f16/peer (<= 1.00: Mote is faster)")
-        for threads in self.threads:
-            rows = []
-            for base in bases:
-                f32 = self.results.median("mote", base, threads)
-                row = [base, ms(f32)]
-                for t in ("f16", "bf16"):
-                    value = self.results.median("mote", f"{base}-{t}", threads)
-                    cell = self.results.cells.get(("mote", f"{base}-{t}", threads), {})
-                    mark = "" if cell.get("ok", True) is not False else " !"
-                    row.append("-" if value is None or f32 is None
-                               else f"{ms(value)} ({ratio(value / f32)}){mark}")
-                mote_f16 = self.results.median("mote", f"{base}-f16", threads)
-                for engine in peers:
-                    model = by_name.get(f"{base}-f16")
-                    row.append("-" if model is None
-                               else self.value(engine, model, threads, "medians", mote_f16))
-                rows.append(row)
-            header = [f"threads={threads}", "f32", "f16", "bf16"]
-            lines += grid(header + [f"{e.label} f16" for e in peers], rows)
+        lines = []
+        for kind, title in (("medians", "median"), ("minima", "best (minimum)")):
+            lines += ["", f"Half precision: Mote's {title} latency, ms, for each model in f16 and "
+                      "bf16 (every value of that type; dots, convolutions and reductions sum in "
+                      "f32), and in brackets the ratio to its f32 latency"]
+            if peers:
+                lines.append("Peers in f16 (f16 storage and arithmetic), and in brackets the "
+                             "ratio Mote f16/peer (<= 1.00: Mote is faster)")
+            for threads in self.threads:
+                rows = []
+                for base in bases:
+                    f32 = self.results.median("mote", base, threads, kind)
+                    row = [base, ms(f32)]
+                    for t in ("f16", "bf16"):
+                        value = self.results.median("mote", f"{base}-{t}", threads, kind)
+                        cell = self.results.cells.get(("mote", f"{base}-{t}", threads), {})
+                        mark = "" if cell.get("ok", True) is not False else " !"
+                        row.append("-" if value is None or f32 is None
+                                   else f"{ms(value)} ({ratio(value / f32)}){mark}")
+                    mote_f16 = self.results.median("mote", f"{base}-f16", threads, kind)
+                    for engine in peers:
+                        model = by_name.get(f"{base}-f16")
+                        row.append("-" if model is None
+                                   else self.value(engine, model, threads, kind, mote_f16))
+                    rows.append(row)
+                header = [f"threads={threads}", "f32", "f16", "bf16"]
+                lines += grid(header + [f"{e.label} f16" for e in peers], rows)
         return lines
 
     def gemm(self):

@@ -33,12 +33,13 @@ public:
   ContractionKernel(llvm::IRBuilderBase &builder, llvm::Type *indexType,
                     const ContractionPlan &plan, const ContractionTiling &tiling,
                     const PackedSchedule &packed, unsigned lhsRunSteps, bool prefetches,
-                    bool hardwareHalf)
+                    bool hardwareHalf, bool splatsHalfBits)
       : b_(builder), indexType_(indexType), plan_(plan), tiling_(tiling), packed_(packed),
         kSteps_(tiling.lanes > 1 ? lhsRunSteps : 1), prefetches_(prefetches),
-        hardwareHalf_(hardwareHalf), element_(plan.type == PrimitiveType::F64   ? b_.getDoubleTy()
-                                              : plan.type == PrimitiveType::F16 ? b_.getHalfTy()
-                                                                                : b_.getFloatTy()) {
+        hardwareHalf_(hardwareHalf), splatsHalfBits_(splatsHalfBits),
+        element_(plan.type == PrimitiveType::F64   ? b_.getDoubleTy()
+                 : plan.type == PrimitiveType::F16 ? b_.getHalfTy()
+                                                   : b_.getFloatTy()) {
     for (int side = 0; side < 3; ++side)
       storage_[side] = storageType(b_.getContext(), arrayType(plan, side));
   }
@@ -169,6 +170,12 @@ private:
     if (plan_.resultType == PrimitiveType::F16)
       return narrowToF16(b_, value, hardwareHalf_);
     return fromCompute(b_, plan_.resultType, value);
+  }
+  /// Whether scalars of array `side` shared by the columns are splatted as
+  /// f16 bits (splatsHalfBits_).
+  bool splatsHalfBitsOf(int side) const {
+    return splatsHalfBits_ && plan_.type == PrimitiveType::F32 &&
+           arrayType(plan_, side) == PrimitiveType::F16;
   }
   static unsigned lanesOf(llvm::Value *value) {
     auto *vector = llvm::dyn_cast<llvm::FixedVectorType>(value->getType());
@@ -416,8 +423,10 @@ private:
 
   /// The value of operand `side` for tile row `r`, the `lanes` columns from
   /// `column` + `offset`, at k offset `kOffset`.
+  /// With `widened` false, a scalar (lanes 1) comes as its stored bits.
   llvm::Value *loadOperand(int side, llvm::Value *row, llvm::Value *column, unsigned r,
-                           int64_t offset, unsigned lanes, llvm::Value *kOffset) {
+                           int64_t offset, unsigned lanes, llvm::Value *kOffset,
+                           bool widened = true) {
     const OperandStrides &strides = plan_.operand[side];
     llvm::Value *position =
         add(add(mul(add(row, index(r)), strides.row), kOffset),
@@ -425,7 +434,9 @@ private:
                                            : mul(add(column, index(offset)), strides.column));
     llvm::Value *address = at(side, base_[side], position);
     if (strides.column == 0 || lanes == 1) {
-      llvm::Value *scalar = loadArray(side, address, 1);
+      llvm::Value *scalar = widened
+                                ? loadArray(side, address, 1)
+                                : b_.CreateAlignedLoad(storage_[side], address, alignment(side));
       return lanes == 1 ? scalar : b_.CreateVectorSplat(lanes, scalar);
     }
     if (strides.column == 1)
@@ -532,9 +543,14 @@ private:
                     element_, gep(lhsPanel_, add(index(r * lhsPanelSteps_), kOffset[2])),
                     alignment()));
               else if (!fromRuns && !(side == 0 && lhsPanel_) && (r == 0 || strides.row != 0))
-                scalars.push_back(loadOperand(side, row, column, r, 0, 1, kOffset[side]));
+                scalars.push_back(loadOperand(side, row, column, r, 0, 1, kOffset[side],
+                                              !splatsHalfBitsOf(side)));
               llvm::Value *scalar = scalars.back();
-              values[side].push_back(lanes == 1 ? scalar : b_.CreateVectorSplat(lanes, scalar));
+              if (scalar->getType() == storage_[side] && storage_[side]->isIntegerTy())
+                values[side].push_back( // f16 bits (splatsHalfBitsOf)
+                    widen(side, lanes == 1 ? scalar : b_.CreateVectorSplat(lanes, scalar)));
+              else
+                values[side].push_back(lanes == 1 ? scalar : b_.CreateVectorSplat(lanes, scalar));
             } else if (r > 0 && strides.row == 0) {
               values[side].push_back(values[side][v]);
             } else if (side == 1 && panel_) {
@@ -714,9 +730,14 @@ private:
   const ContractionPlan &plan_;
   ContractionTiling tiling_;
   PackedSchedule packed_;
-  unsigned kSteps_;        ///< contracting steps taken at once (lhsRunSteps)
-  bool prefetches_;        ///< asks for rhs lines ahead (x86-64)
-  bool hardwareHalf_;      ///< f16 converts with the target's instructions
+  unsigned kSteps_;   ///< contracting steps taken at once (lhsRunSteps)
+  bool prefetches_;   ///< asks for rhs lines ahead (x86-64)
+  bool hardwareHalf_; ///< f16 converts with the target's instructions
+  /// An f16 value shared by a row's columns is splatted as its bits and the
+  /// vector widened (x86-64: vpbroadcastw and vcvtph2ps, two instructions
+  /// where widening the scalar first takes four: movzwl, vmovd, vcvtph2ps,
+  /// vbroadcastss).
+  bool splatsHalfBits_;
   llvm::Type *element_;    ///< the sums' element type
   llvm::Type *storage_[3]; ///< the element types lhs, rhs and the result are stored as
   llvm::function_ref<llvm::AllocaInst *(llvm::Type *)> local_;
@@ -812,9 +833,10 @@ void emitContraction(llvm::IRBuilderBase &builder, llvm::Type *indexType,
     return emitIntegerContraction(builder, indexType, plan, triple, spec, lhs, rhs, out, local,
                                   splitBegin, splitEnd, epilogue);
   const ContractionTiling tiling = chooseContractionTiling(plan, triple, spec);
+  const bool hardwareHalf = spec ? target::hasHalfConversions(*spec) : triple.isAArch64();
   ContractionKernel kernel(builder, indexType, plan, tiling, packedSchedule(plan, tiling, triple),
-                           lhsRunSteps(plan, triple), triple.isX86(),
-                           spec ? target::hasHalfConversions(*spec) : triple.isAArch64());
+                           lhsRunSteps(plan, triple), triple.isX86(), hardwareHalf,
+                           hardwareHalf && triple.isX86());
   kernel.emit(lhs, rhs, out, local, splitBegin, splitEnd, epilogue);
 }
 

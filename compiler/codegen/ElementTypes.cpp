@@ -154,6 +154,19 @@ llvm::Value *fromCompute(llvm::IRBuilderBase &builder, PrimitiveType type, llvm:
   return value;
 }
 
+llvm::Value *fromComputeSelected(llvm::IRBuilderBase &builder, PrimitiveType type,
+                                 llvm::Value *value) {
+  if (type != PrimitiveType::BF16)
+    return fromCompute(builder, type, value);
+  llvm::Type *bitsType = shapedLike(value->getType(), builder.getInt32Ty());
+  llvm::Value *top = builder.CreateLShr(builder.CreateBitCast(value, bitsType),
+                                        llvm::ConstantInt::get(bitsType, 16));
+  // math::emitF32ToBF16 sets a NaN's quiet bit (0x40 of the bf16).
+  llvm::Value *quiet = builder.CreateOr(top, llvm::ConstantInt::get(bitsType, 0x40));
+  top = builder.CreateSelect(builder.CreateFCmpUNO(value, value), quiet, top);
+  return builder.CreateTrunc(top, shapedLike(value->getType(), builder.getInt16Ty()));
+}
+
 llvm::Value *zeroValue(llvm::IRBuilderBase &builder, PrimitiveType type) {
   return llvm::Constant::getNullValue(valueType(builder.getContext(), type));
 }

@@ -58,6 +58,14 @@ void storeElement(llvm::IRBuilderBase &builder, hlo::PrimitiveType type, llvm::V
 llvm::Value *toCompute(llvm::IRBuilderBase &builder, hlo::PrimitiveType type, llvm::Value *value);
 llvm::Value *fromCompute(llvm::IRBuilderBase &builder, hlo::PrimitiveType type, llvm::Value *value);
 
+/// fromCompute for a `value` that is exactly one of the widened values of
+/// `type` (what maximum, minimum and clamp select), the same bits: for
+/// bf16 its top half, quieted if a NaN as rounding does, instead of the
+/// rounding's integer code (LLVM then selects between the bf16 operands
+/// themselves); fromCompute for every other type.
+llvm::Value *fromComputeSelected(llvm::IRBuilderBase &builder, hlo::PrimitiveType type,
+                                 llvm::Value *value);
+
 /// f16 bits (i16, scalar or vector) as f32, and f32 rounded to f16 bits:
 /// fpext and fptrunc of half when `hardware` (only for targets that have
 /// the instructions: elsewhere they become library calls), integer code
@@ -66,9 +74,10 @@ llvm::Value *widenF16(llvm::IRBuilderBase &builder, llvm::Value *bits, bool hard
 llvm::Value *narrowToF16(llvm::IRBuilderBase &builder, llvm::Value *value, bool hardware);
 
 /// Marks `module` for elementwise code that converts f16 with instructions
-/// (target::hasHalfArithmetic). LLVM narrows fptrunc(fadd(fpext a, fpext b))
-/// and the like to arithmetic on half (exact: f32 holds twice the bits), so
-/// this is only for targets whose half vectors LLVM handles well.
+/// (target::convertsHalfElementwise). LLVM narrows fptrunc(fadd(fpext a,
+/// fpext b)) and the like to arithmetic on half (exact: f32 holds twice the
+/// bits), so this is only for targets whose half vectors LLVM handles well
+/// or output/ puts back on f32 vectors.
 void markHardwareF16Conversions(llvm::Module &module);
 
 /// The bits of a narrow float (f4, f6, f8) as the f32 they stand for, and an

@@ -238,6 +238,8 @@ llvm::Value *emitBinaryOp(llvm::IRBuilderBase &builder, Opcode opcode, Primitive
     return emitIntegerBinary(builder, opcode, hlo::isSignedInteger(type), lhs, rhs);
   llvm::Value *result = emitFloatBinary(builder, opcode, toCompute(builder, type, lhs),
                                         toCompute(builder, type, rhs));
+  if (result && (opcode == Opcode::Maximum || opcode == Opcode::Minimum))
+    return fromComputeSelected(builder, type, result); // one of the operands
   return result ? fromCompute(builder, type, result) : nullptr;
 }
 
@@ -317,8 +319,8 @@ llvm::Value *ElementalEmitter::emitSelectOrClamp(const hlo::Instruction &instruc
   };
   if (plainNumber(lowConstant) && plainNumber(highConstant)) {
     llvm::Value *raised = builder_.CreateSelect(builder_.CreateFCmpOLT(value, lo), lo, value);
-    return fromCompute(builder_, type,
-                       builder_.CreateSelect(builder_.CreateFCmpOGT(raised, hi), hi, raised));
+    return fromComputeSelected(
+        builder_, type, builder_.CreateSelect(builder_.CreateFCmpOGT(raised, hi), hi, raised));
   }
   // x >= low ? x : low, and raised >= high ? high : raised: std::max and
   // std::min but for NaN, which the selects below fix. Not x < low ? low : x,
@@ -330,7 +332,7 @@ llvm::Value *ElementalEmitter::emitSelectOrClamp(const hlo::Instruction &instruc
   clamped = builder_.CreateSelect(emitIsNan(builder_, hi), hi, clamped);
   clamped = builder_.CreateSelect(emitIsNan(builder_, value), value, clamped);
   clamped = builder_.CreateSelect(emitIsNan(builder_, lo), lo, clamped);
-  return fromCompute(builder_, type, clamped);
+  return fromComputeSelected(builder_, type, clamped); // one of low, x, high
 }
 
 } // namespace mote::codegen

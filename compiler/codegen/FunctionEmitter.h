@@ -469,6 +469,9 @@ public:
   void emitReduceRows(const hlo::Instruction &reduce, const hlo::Instruction &stored,
                       llvm::Value *base, ElementalEmitter &elemental,
                       ElementalEmitter::OperandReader read, LoopRange range);
+  void emitReduceRowsInF32(const hlo::Instruction &reduce, const hlo::Instruction &stored,
+                           llvm::Value *base, ElementalEmitter &elemental,
+                           ElementalEmitter::OperandReader read, LoopRange range);
 
   /// Roughly how many operations a loop over `instruction`'s result costs
   /// when each element takes `perElement` of them and reductions read every

@@ -134,7 +134,7 @@ llvm::Error emitEntryFunction(const hlo::Module &hloModule, const passes::Schedu
   if (llvm::Error error = checkCodegenSupport(hloModule, schedule))
     return error;
   llvm::LLVMContext &context = module.getContext();
-  if (target && target::hasHalfArithmetic(*target))
+  if (target && target::convertsHalfElementwise(*target))
     markHardwareF16Conversions(module);
   llvm::FunctionType *type = llvm::FunctionType::get(
       llvm::Type::getInt32Ty(context), {llvm::PointerType::getUnqual(context)}, false);

@@ -20,6 +20,13 @@ namespace mote::output {
 /// plus an integer NaN test. Returns the number of compares rewritten.
 unsigned legalizeMveFloatCompares(llvm::Module &module, const llvm::TargetMachine &machine);
 
+/// x86-64 with F16C but without AVX512-FP16: arithmetic, compares and
+/// exact intrinsics on vectors of half (InstCombine's narrowing of widened
+/// f16 code) restated on f32 vectors with one rounding, the same values,
+/// which LLVM 16 otherwise splits lane by lane (HalfVectorWidening.cpp).
+/// Returns the number of operations rewritten.
+unsigned widenHalfVectorArithmetic(llvm::Module &module, const llvm::TargetMachine &machine);
+
 } // namespace mote::output
 
 #endif // MOTE_OUTPUT_BACKENDWORKAROUNDS_H

@@ -76,6 +76,7 @@ void optimizeModule(llvm::Module &module, llvm::TargetMachine &machine, unsigned
   passes.run(module, modules);
   // Last, so that no later canonicalisation undoes it.
   legalizeMveFloatCompares(module, machine);
+  widenHalfVectorArithmetic(module, machine);
 }
 
 llvm::Expected<std::string> emitModule(llvm::Module &module, llvm::TargetMachine &machine,

@@ -260,6 +260,10 @@ bool hasHalfArithmetic(const TargetSpec &spec) {
   return llvm::Triple(spec.triple).isAArch64() && hasFeature(spec, "fullfp16");
 }
 
+bool convertsHalfElementwise(const TargetSpec &spec) {
+  return hasHalfArithmetic(spec) || (llvm::Triple(spec.triple).isX86() && hasHalfConversions(spec));
+}
+
 bool hasHalfMultiplyAdd(const TargetSpec &spec) {
   llvm::Triple triple(spec.triple);
   if (triple.isAArch64())

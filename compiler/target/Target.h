@@ -101,9 +101,16 @@ bool hasHalfConversions(const TargetSpec &spec);
 /// True when, besides the conversions, LLVM handles arithmetic on vectors
 /// of half well for `spec`: AArch64 with +fullfp16 (native). LLVM 16 splits
 /// it into scalars on AArch64 without +fullfp16, and on x86-64 with F16C
-/// converts lane by lane in loops it does not vectorise (MobileNetV2 block
-/// in f16: 17.5 ms, against 12.5 ms with integer conversions).
+/// splits compares of half vectors into one per lane.
 bool hasHalfArithmetic(const TargetSpec &spec);
+
+/// True when elementwise f16 code should convert with the target's
+/// instructions (codegen's markHardwareF16Conversions): where it has half
+/// arithmetic, and on x86-64 with F16C, where the half vector arithmetic
+/// LLVM narrows the conversions into is put back on f32 vectors before
+/// code generation (output/BackendWorkarounds.h). Elsewhere integer code
+/// converts, which vectorises on every target.
+bool convertsHalfElementwise(const TargetSpec &spec);
 
 /// True when `spec` multiplies and adds vectors of f16 in hardware: AArch64
 /// with +fullfp16 (fmla .8h), Cortex-M55's Helium with floating point

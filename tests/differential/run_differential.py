@@ -105,6 +105,8 @@ SUBNORMAL_FLUSH_CASES = {
     "dot_tiled": "1e-40 * 3e38 = 0.03 lost (-18385.441 for -18385.412); "
                  "1e-40 * inf = 0 * inf = NaN for inf",
     "elementwise_f32": "mul of 1e-40; sign, floor, ceil of +-1e-40 see a zero",
+    "half_vectors": "bf16 maximum and compare of -1e-40 with 0 see -0; the bf16 product "
+                    "reduce's 1e-40 * -inf is 0 * inf = NaN",
     "half_contractions": "a subnormal bf16 or f32 operand (1e-40) times an infinite one is "
                          "0 * inf = NaN, not inf",
     "math_f32": "exp, logistic results below 2^-126 flushed; log, pow, cbrt, tanh, erf, atan2 "

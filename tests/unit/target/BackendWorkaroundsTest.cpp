@@ -10,6 +10,7 @@
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Verifier.h"
 #include "llvm/Support/SourceMgr.h"
 
 #include <doctest/doctest.h>
@@ -156,5 +157,77 @@ TEST_CASE("the MVE compare rewrite leaves other targets and MVE without floats a
     auto module = parse(context, comparesText());
     auto machine = machineFor(c.triple, c.cpu, c.features);
     CHECK(output::legalizeMveFloatCompares(*module, *machine) == 0);
+  }
+}
+
+namespace {
+
+/// Half vector operations x86-64 restates in f32 (an add, a compare, a
+/// maximum) and two it leaves: a fused multiply-add (double rounding would
+/// not be innocuous) and a scalar add (promoted one at a time anyway).
+const char *const kHalfVectorText = R"(
+define <8 x half> @f(<8 x half> %x, <8 x half> %y, half %s, ptr %out) {
+  %sum = fadd <8 x half> %x, %y
+  %less = fcmp olt <8 x half> %sum, %y
+  %pick = select <8 x i1> %less, <8 x half> %sum, <8 x half> %y
+  %top = call <8 x half> @llvm.maxnum.v8f16(<8 x half> %pick, <8 x half> %x)
+  %fused = call <8 x half> @llvm.fma.v8f16(<8 x half> %top, <8 x half> %x, <8 x half> %y)
+  %scalar = fadd half %s, %s
+  store half %scalar, ptr %out
+  ret <8 x half> %fused
+}
+declare <8 x half> @llvm.maxnum.v8f16(<8 x half>, <8 x half>)
+declare <8 x half> @llvm.fma.v8f16(<8 x half>, <8 x half>, <8 x half>)
+)";
+
+/// Whether `instruction` computes on half vectors (other than converting).
+bool computesOnHalfVectors(const llvm::Instruction &instruction) {
+  if (llvm::isa<llvm::FPExtInst, llvm::FPTruncInst, llvm::SelectInst, llvm::ReturnInst>(
+          instruction))
+    return false;
+  auto isHalfVector = [](llvm::Type *type) {
+    return type->isVectorTy() && type->getScalarType()->isHalfTy();
+  };
+  if (isHalfVector(instruction.getType()))
+    return true;
+  for (const llvm::Value *operand : instruction.operands())
+    if (isHalfVector(operand->getType()))
+      return true;
+  return false;
+}
+
+} // namespace
+
+TEST_CASE("x86-64 with F16C computes half vector arithmetic and compares in f32") {
+  llvm::LLVMContext context;
+  auto module = parse(context, kHalfVectorText);
+  auto machine = machineFor("x86_64-linux-gnu", "x86-64-v3", "");
+  CHECK(output::widenHalfVectorArithmetic(*module, *machine) == 3);
+  std::string problems;
+  llvm::raw_string_ostream stream(problems);
+  CHECK_MESSAGE(!llvm::verifyModule(*module, &stream), problems);
+  unsigned left = 0;
+  for (llvm::Instruction &instruction : llvm::instructions(*module->getFunction("f")))
+    if (computesOnHalfVectors(instruction)) {
+      ++left;
+      CHECK(llvm::isa<llvm::CallInst>(instruction)); // the fma
+    }
+  CHECK(left == 1);
+}
+
+TEST_CASE("the half vector rewrite leaves targets without F16C or with half arithmetic alone") {
+  struct Case {
+    const char *triple, *cpu, *features;
+  } cases[] = {{"x86_64-linux-gnu", "", ""},
+               {"x86_64-linux-gnu", "x86-64-v3", "+avx512f,+avx512bw,+avx512vl,+avx512fp16"},
+               {"aarch64-linux-gnu", "", "+fullfp16"},
+               {"aarch64-linux-gnu", "", ""}};
+  for (const Case &c : cases) {
+    CAPTURE(c.triple);
+    CAPTURE(c.features);
+    llvm::LLVMContext context;
+    auto module = parse(context, kHalfVectorText);
+    auto machine = machineFor(c.triple, c.cpu, c.features);
+    CHECK(output::widenHalfVectorArithmetic(*module, *machine) == 0);
   }
 }
