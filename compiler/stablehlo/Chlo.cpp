@@ -279,6 +279,7 @@ void registerChloLowerings(llvm::StringMap<OpLowering> &table) {
                            "chlo.broadcast_zeta"})
     table[name] = lowerBroadcastBinary;
   registerChloSpecialLowerings(table);
+  registerChloRaggedDotLowering(table);
 }
 
 } // namespace mote::stablehlo
