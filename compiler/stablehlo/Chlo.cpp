@@ -280,6 +280,7 @@ void registerChloLowerings(llvm::StringMap<OpLowering> &table) {
     table[name] = lowerBroadcastBinary;
   registerChloSpecialLowerings(table);
   registerChloRaggedDotLowering(table);
+  registerChloScanLowering(table);
 }
 
 } // namespace mote::stablehlo

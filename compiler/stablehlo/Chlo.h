@@ -17,6 +17,9 @@ void registerChloSpecialLowerings(llvm::StringMap<OpLowering> &table);
 /// ragged_dot as a masked dot_general (ChloRaggedDot.cpp).
 void registerChloRaggedDotLowering(llvm::StringMap<OpLowering> &table);
 
+/// scan as a while loop (ChloScan.cpp).
+void registerChloScanLowering(llvm::StringMap<OpLowering> &table);
+
 } // namespace mote::stablehlo
 
 #endif // MOTE_STABLEHLO_CHLO_H

@@ -230,15 +230,8 @@ llvm::Error lowerDynamicConv(OpContext &context) {
   if (!constantIntegers(context.operands[2], padding))
     return context.unsupported("a padding that is not a constant");
   Operation rewritten = context.op;
-  Attribute attribute;
-  attribute.kind = Attribute::Kind::Array;
-  for (int64_t value : padding) {
-    Attribute element;
-    element.kind = Attribute::Kind::Integer;
-    element.integer = value;
-    attribute.elements.push_back(element);
-  }
-  rewritten.attributes.push_back({"padding", attribute});
+  rewritten.attributes.push_back(
+      {"padding", Attribute::integerList(Attribute::Kind::Array, padding)});
   OpContext inner(context.converter, rewritten, context.scope,
                   {context.operands[0], context.operands[1]});
   unifyOperandTypes(inner);
