@@ -240,11 +240,13 @@ llvm::Error lowerRaggedDot(OpContext &context) {
     return context.error("ragged_dot's group_sizes must be integers");
   const int64_t batchCount = int64_t(dot.lhsBatchDimensions.size());
   const Shape &sizesShape = sizes->shape();
-  if (sizesShape.rank() == 0 ||
-      (!contracting &&
-       sizesShape.dim(sizesShape.rank() - 1) != context.operands[1]->shape().dim(group[0])) ||
-      (sizesShape.rank() != 1 && sizesShape.rank() != batchCount + 1))
-    return context.error("ragged_dot's group_sizes must be [groups] or [batch..., groups]");
+  if (sizesShape.rank() == 0 || (!contracting && sizesShape.dim(sizesShape.rank() - 1) !=
+                                                     context.operands[1]->shape().dim(group[0])))
+    return context.error("ragged_dot's group_sizes must end with the number of groups");
+  // JAX also allows sizes per index of the lhs dimensions outer to the
+  // ragged one ([batch..., outer..., groups]); those are not lowered.
+  if (sizesShape.rank() != 1 && sizesShape.rank() != batchCount + 1)
+    return context.unsupported("ragged_dot group_sizes other than [groups] or [batch..., groups]");
 
   Instruction *wideSizes = context.convert(sizes, PrimitiveType::S64);
   auto ends = runEnds(context, wideSizes);
