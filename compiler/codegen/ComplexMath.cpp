@@ -25,10 +25,6 @@ using namespace complex;
 
 namespace {
 
-llvm::Value *emitSqrt(llvm::IRBuilderBase &b, llvm::Value *x) {
-  return b.CreateUnaryIntrinsic(llvm::Intrinsic::sqrt, x);
-}
-
 /// a + b as a rounded sum and its exact error (Knuth's TwoSum).
 std::pair<llvm::Value *, llvm::Value *> twoSum(llvm::IRBuilderBase &b, llvm::Value *x,
                                                llvm::Value *y) {
@@ -51,8 +47,14 @@ std::pair<llvm::Value *, llvm::Value *> exactSquare(llvm::IRBuilderBase &b, llvm
   return {square, error};
 }
 
-/// x^2 + y^2 - 1 for 0.5 <= x < 1, accurate where it cancels (glibc's
-/// __x2y2m1): in double for float parts, else from exact squares.
+} // namespace
+
+} // namespace mote::codegen::math
+
+namespace mote::codegen::complex {
+
+using namespace math;
+
 llvm::Value *squaresMinusOne(llvm::IRBuilderBase &b, llvm::Value *x, llvm::Value *y) {
   if (!isDouble(x)) {
     llvm::Type *wide = x->getType()->getWithNewType(b.getDoubleTy());
@@ -75,7 +77,9 @@ llvm::Value *squaresMinusOne(llvm::IRBuilderBase &b, llvm::Value *x, llvm::Value
   return b.CreateFAdd(s4, tail);
 }
 
-} // namespace
+} // namespace mote::codegen::complex
+
+namespace mote::codegen::math {
 
 Complex emitComplexLog(llvm::IRBuilderBase &b, Complex z) {
   llvm::Value *x = z.re, *y = z.im;

@@ -21,10 +21,15 @@
 ///    ComplexMathTest.cpp; the bounds it asserts in brackets), the same for
 ///    c64 and c128:
 ///      exp 3 [4], log 2 [3], sqrt 0 [0], abs 0 [0 c64, 1 c128],
-///      sin, cos, sinh, cosh 5 [6], tan, tanh 9 [10].
+///      sin, cos, sinh, cosh 5 [6], tan, tanh 9 [10],
+///      asin, asinh 1 [3], acos, acosh, atan, atanh 2 for c64 and 1 for
+///      c128 [3].
 ///    pow is exp(y log x): log's error, times |y|, becomes a relative error
 ///    of the result (normwise 5 ulps for real y <= 1/2, 40 [64] for |y| <= 3,
 ///    |x| in [1/4, 4]).
+///  - asin, acos, atan, asinh, acosh, atanh follow glibc's casin, cacos,
+///    catan, casinh, cacosh, catanh: asinh's cases by the size of the
+///    parts (ComplexInverse.cpp), catan as catanh with the parts exchanged.
 ///
 /// Everything is straight-line code (selects, no branches) and calls
 /// nothing, like MathEmitter.
@@ -77,13 +82,21 @@ Complex emitComplexSqrt(llvm::IRBuilderBase &b, Complex z);
 /// power are the caller's).
 Complex emitComplexPow(llvm::IRBuilderBase &b, Complex x, Complex y);
 
-// ComplexTrig.cpp
+// ComplexExp.cpp and ComplexMath.cpp
 Complex emitComplexSinh(llvm::IRBuilderBase &b, Complex z);
 Complex emitComplexCosh(llvm::IRBuilderBase &b, Complex z);
 Complex emitComplexTanh(llvm::IRBuilderBase &b, Complex z);
 Complex emitComplexSin(llvm::IRBuilderBase &b, Complex z);
 Complex emitComplexCos(llvm::IRBuilderBase &b, Complex z);
 Complex emitComplexTan(llvm::IRBuilderBase &b, Complex z);
+
+// ComplexInverse.cpp
+Complex emitComplexAsin(llvm::IRBuilderBase &b, Complex z);
+Complex emitComplexAcos(llvm::IRBuilderBase &b, Complex z);
+Complex emitComplexAtan(llvm::IRBuilderBase &b, Complex z);
+Complex emitComplexAsinh(llvm::IRBuilderBase &b, Complex z);
+Complex emitComplexAcosh(llvm::IRBuilderBase &b, Complex z);
+Complex emitComplexAtanh(llvm::IRBuilderBase &b, Complex z);
 
 } // namespace math
 

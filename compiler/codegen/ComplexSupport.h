@@ -15,6 +15,7 @@
 #include "codegen/ScalarOps.h"
 
 #include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Intrinsics.h"
 
 namespace mote::codegen::complex {
 
@@ -44,6 +45,10 @@ inline llvm::Value *signBit(llvm::IRBuilderBase &b, llvm::Value *x) {
   return b.CreateICmpSLT(b.CreateBitCast(x, integer), llvm::ConstantInt::get(integer, 0));
 }
 
+inline llvm::Value *emitSqrt(llvm::IRBuilderBase &b, llvm::Value *x) {
+  return b.CreateUnaryIntrinsic(llvm::Intrinsic::sqrt, x);
+}
+
 inline Complex select(llvm::IRBuilderBase &b, llvm::Value *condition, Complex x, Complex y) {
   return {b.CreateSelect(condition, x.re, y.re), b.CreateSelect(condition, x.im, y.im)};
 }
@@ -65,6 +70,10 @@ double hostExp(llvm::Value *like, double v);
 /// value, as glibc's complex functions take them. Returned as {re: sin,
 /// im: cos}.
 Complex emitSinCos(llvm::IRBuilderBase &b, llvm::Value *y);
+
+/// x^2 + y^2 - 1 for 0.5 <= x < 1, accurate where it cancels (glibc's
+/// __x2y2m1): in double for float parts, else from exact squares.
+llvm::Value *squaresMinusOne(llvm::IRBuilderBase &b, llvm::Value *x, llvm::Value *y);
 
 /// sinh and cosh of a real part (ElementalUnary's inline versions).
 llvm::Value *emitSinh(llvm::IRBuilderBase &b, llvm::Value *x);

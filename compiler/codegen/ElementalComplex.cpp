@@ -72,6 +72,12 @@ bool isComplexElementwise(Opcode opcode) {
   case Opcode::Sinh:
   case Opcode::Cosh:
   case Opcode::Tanh:
+  case Opcode::Asin:
+  case Opcode::Acos:
+  case Opcode::Atan:
+  case Opcode::Asinh:
+  case Opcode::Acosh:
+  case Opcode::Atanh:
   case Opcode::Add:
   case Opcode::Subtract:
   case Opcode::Multiply:
@@ -148,6 +154,24 @@ llvm::Value *emitComplexUnaryOp(llvm::IRBuilderBase &b, Opcode opcode, llvm::Val
     break;
   case Opcode::Tanh:
     result = math::emitComplexTanh(b, z);
+    break;
+  case Opcode::Asin:
+    result = math::emitComplexAsin(b, z);
+    break;
+  case Opcode::Acos:
+    result = math::emitComplexAcos(b, z);
+    break;
+  case Opcode::Atan:
+    result = math::emitComplexAtan(b, z);
+    break;
+  case Opcode::Asinh:
+    result = math::emitComplexAsinh(b, z);
+    break;
+  case Opcode::Acosh:
+    result = math::emitComplexAcosh(b, z);
+    break;
+  case Opcode::Atanh:
+    result = math::emitComplexAtanh(b, z);
     break;
   default:
     return nullptr;

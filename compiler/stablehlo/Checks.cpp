@@ -245,8 +245,12 @@ llvm::Expected<Instruction *> expectedConstant(OpContext &context) {
 
 llvm::Error lowerCheckOp(OpContext &context) {
   llvm::StringRef name = context.op.name;
+  // The StableHLO interpreter's probes write .npy files in its
+  // --probe-output-dir, and this check reads them back: a test of that
+  // tool's file output, which compiled code and the evaluator do not have.
   if (name == "check.expect_serialized_eq")
-    return context.unsupported("needs the values the interpreter's probes wrote");
+    return context.unsupported("reads back the .npy file interpreter.probe writes in the StableHLO "
+                               "interpreter's --probe-output-dir; Mote writes no probe files");
   bool isConst = name.ends_with("_const");
   if (llvm::Error error = checkOperands(context, isConst ? 1 : 2))
     return error;

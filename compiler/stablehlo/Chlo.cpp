@@ -2,8 +2,8 @@
 ///
 /// \file
 /// The CHLO ops with an HLO opcode of their own (acos ... tan, erf, top_k)
-/// map to it; the broadcasting binary ops broadcast numpy-style, then apply
-/// the HLO op; is_inf, next_after, constant_like and mulhi are a few HLO
+/// map to it (complex asin excepted: ChloComplexAsin.cpp); the broadcasting binary ops broadcast
+/// numpy-style, then apply the HLO op; is_inf, next_after, constant_like and mulhi are a few HLO
 /// ops each. The special functions (lgamma, digamma, erf_inv, ...) are in
 /// ChloSpecial.cpp.
 ///
@@ -279,6 +279,9 @@ void registerChloLowerings(llvm::StringMap<OpLowering> &table) {
                            "chlo.broadcast_zeta"})
     table[name] = lowerBroadcastBinary;
   registerChloSpecialLowerings(table);
+  registerChloAsinLowering(table);
+  registerChloRaggedDotLowering(table);
+  registerChloScanLowering(table);
 }
 
 } // namespace mote::stablehlo

@@ -14,6 +14,16 @@ llvm::Expected<hlo::Instruction *> broadcastTo(OpContext &context, hlo::Instruct
 /// lgamma, digamma, erf_inv, erfc, bessel_i1e, polygamma, zeta (ChloSpecial.cpp).
 void registerChloSpecialLowerings(llvm::StringMap<OpLowering> &table);
 
+/// asin: CHLO's decomposition on complex values, the asin opcode on real
+/// ones (ChloComplexAsin.cpp).
+void registerChloAsinLowering(llvm::StringMap<OpLowering> &table);
+
+/// ragged_dot as a masked dot_general (ChloRaggedDot.cpp).
+void registerChloRaggedDotLowering(llvm::StringMap<OpLowering> &table);
+
+/// scan as a while loop (ChloScan.cpp).
+void registerChloScanLowering(llvm::StringMap<OpLowering> &table);
+
 } // namespace mote::stablehlo
 
 #endif // MOTE_STABLEHLO_CHLO_H

@@ -151,6 +151,9 @@ llvm::Expected<hlo::Window> windowAttributes(const OpContext &context, size_t ra
 /// dot_general's dimension numbers and a convolution of `lhs` and `rhs` with
 /// the op's attributes (for the quantized forms).
 llvm::Expected<hlo::DotDimensionNumbers> dotDimensions(const OpContext &context);
+/// Adds the fields of a `#stablehlo.dot<...>`-like struct attribute
+/// (lhs_batching_dimensions ... rhs_contracting_dimensions) to `dot`.
+llvm::Error readDotDimensions(const Attribute &numbers, hlo::DotDimensionNumbers &dot);
 llvm::Expected<hlo::Instruction *> convolution(OpContext &context, hlo::Instruction *lhs,
                                                hlo::Instruction *rhs, hlo::Shape preferred);
 

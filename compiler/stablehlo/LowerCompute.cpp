@@ -45,19 +45,25 @@ void unifyOperandTypes(OpContext &context) {
 
 } // namespace
 
-llvm::Expected<hlo::DotDimensionNumbers> dotDimensions(const OpContext &context) {
-  hlo::DotDimensionNumbers dot;
-  const Attribute *numbers = context.attribute("dot_dimension_numbers");
-  if (!numbers || numbers->kind != Attribute::Kind::Struct)
-    return context.error("expected dot_dimension_numbers");
+llvm::Error readDotDimensions(const Attribute &numbers, hlo::DotDimensionNumbers &dot) {
   for (auto [key, field] :
        {std::pair<llvm::StringRef, DimVector *>{"lhs_batching_dimensions", &dot.lhsBatchDimensions},
         {"rhs_batching_dimensions", &dot.rhsBatchDimensions},
         {"lhs_contracting_dimensions", &dot.lhsContractingDimensions},
         {"rhs_contracting_dimensions", &dot.rhsContractingDimensions}})
-    if (const Attribute *value = numbers->field(key))
+    if (const Attribute *value = numbers.field(key))
       if (!integersOf(*value, *field))
         return hlo::errorAt(value->location, "expected integers for '" + key + "'");
+  return llvm::Error::success();
+}
+
+llvm::Expected<hlo::DotDimensionNumbers> dotDimensions(const OpContext &context) {
+  hlo::DotDimensionNumbers dot;
+  const Attribute *numbers = context.attribute("dot_dimension_numbers");
+  if (!numbers || numbers->kind != Attribute::Kind::Struct)
+    return context.error("expected dot_dimension_numbers");
+  if (llvm::Error error = readDotDimensions(*numbers, dot))
+    return std::move(error);
   return dot;
 }
 
@@ -224,15 +230,8 @@ llvm::Error lowerDynamicConv(OpContext &context) {
   if (!constantIntegers(context.operands[2], padding))
     return context.unsupported("a padding that is not a constant");
   Operation rewritten = context.op;
-  Attribute attribute;
-  attribute.kind = Attribute::Kind::Array;
-  for (int64_t value : padding) {
-    Attribute element;
-    element.kind = Attribute::Kind::Integer;
-    element.integer = value;
-    attribute.elements.push_back(element);
-  }
-  rewritten.attributes.push_back({"padding", attribute});
+  rewritten.attributes.push_back(
+      {"padding", Attribute::integerList(Attribute::Kind::Array, padding)});
   OpContext inner(context.converter, rewritten, context.scope,
                   {context.operands[0], context.operands[1]});
   unifyOperandTypes(inner);

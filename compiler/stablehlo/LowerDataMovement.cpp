@@ -379,15 +379,8 @@ llvm::Error lowerDynamicGather(OpContext &context) {
     return context.unsupported("slice sizes that are not constants");
   Operation rewritten = context.op;
   rewritten.name = "stablehlo.gather";
-  Attribute sliceSizes;
-  sliceSizes.kind = Attribute::Kind::DenseArray;
-  for (int64_t size : sizes) {
-    Attribute element;
-    element.kind = Attribute::Kind::Integer;
-    element.integer = size;
-    sliceSizes.elements.push_back(element);
-  }
-  rewritten.attributes.push_back({"slice_sizes", sliceSizes});
+  rewritten.attributes.push_back(
+      {"slice_sizes", Attribute::integerList(Attribute::Kind::DenseArray, sizes)});
   OpContext inner(context.converter, rewritten, context.scope,
                   {context.operands[0], context.operands[1]});
   if (llvm::Error error = lowerGather(inner))

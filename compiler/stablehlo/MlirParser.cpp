@@ -30,6 +30,18 @@ const Attribute *Attribute::field(llvm::StringRef key) const {
   return nullptr;
 }
 
+Attribute Attribute::integerList(Kind kind, llvm::ArrayRef<int64_t> values) {
+  Attribute list;
+  list.kind = kind;
+  for (int64_t value : values) {
+    Attribute element;
+    element.kind = Kind::Integer;
+    element.integer = value;
+    list.elements.push_back(element);
+  }
+  return list;
+}
+
 bool Attribute::integers(llvm::SmallVectorImpl<int64_t> &out) const {
   out.clear();
   switch (kind) {

@@ -116,6 +116,9 @@ struct Attribute {
   const Attribute *field(llvm::StringRef key) const;
   /// Integers of an Array, DenseArray or Dense attribute (one dimension).
   bool integers(llvm::SmallVectorImpl<int64_t> &out) const;
+  /// An Array or DenseArray attribute of `values`, for attributes the
+  /// front end writes itself.
+  static Attribute integerList(Kind kind, llvm::ArrayRef<int64_t> values);
 };
 
 struct NamedAttribute {

@@ -451,6 +451,8 @@ std::optional<bool> MlirParser::parsePrettyOperation(Operation &op, int depth) {
     return parser.parseExpectConst();
   if (name == "chlo.top_k")
     return parser.parseTopK();
+  if (name == "chlo.scan")
+    return parser.parseScan();
   if (name.starts_with("stablehlo.") || name.starts_with("chlo.") || name.starts_with("check.") ||
       name.starts_with("interpreter.") || name == "func.return")
     return parser.parseCommon();

@@ -1,8 +1,8 @@
 //===- ParseRegionOps.cpp - MLIR text: the pretty forms with regions ------===//
 ///
 /// \file
-/// reduce (`applies` or an explicit reducer), while (cond/do), func.func and
-/// module: the pretty forms that carry regions.
+/// reduce (`applies` or an explicit reducer), while (cond/do), chlo.scan,
+/// func.func and module: the pretty forms that carry regions.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -139,6 +139,38 @@ bool PrettyOpParser::parseWhile() {
   if (!p.parseRegion(op.regions[0], depth + 1, arguments) || !p.expectKeyword("do", "'do'"))
     return false;
   return p.parseRegion(op.regions[1], depth + 1, arguments);
+}
+
+/// `(%x, ...) inits(%c, ...) dimension=0 attributes {...} { ^bb0(...): ... } : (...) -> (...)`
+bool PrettyOpParser::parseScan() {
+  auto values = [&](const char *what) {
+    return p.parseParenthesizedList(what, [&] {
+      op.operands.emplace_back();
+      return p.parseValueUse(op.operands.back());
+    });
+  };
+  if (!values("the scanned values"))
+    return false;
+  const int64_t inputCount = int64_t(op.operands.size());
+  if (!p.expectKeyword("inits", "'inits(...)'") || !values("the initial carries") ||
+      !p.expectKeyword("dimension", "'dimension = N'") ||
+      !p.expect(MlirTokenKind::Equal, "'=' after 'dimension'"))
+    return false;
+  Attribute dimension;
+  if (!p.parseAttribute(dimension, depth + 1))
+    return false;
+  addAttribute("dimension", std::move(dimension));
+  // The generic form's split of the operands into inputs and carries.
+  const int64_t segments[] = {inputCount, int64_t(op.operands.size()) - inputCount};
+  addAttribute("operandSegmentSizes",
+               Attribute::integerList(Attribute::Kind::DenseArray, segments));
+  if (p.consumeKeyword("attributes") && !p.parseAttributeDictionary(op.attributes, depth + 1))
+    return false;
+  op.regions.emplace_back();
+  if (!p.parseRegion(op.regions.back(), depth + 1))
+    return false;
+  return p.expect(MlirTokenKind::Colon, "':' and the function type") &&
+         p.parseFunctionType(op.operandTypes, op.resultTypes);
 }
 
 /// `[public|private] @name(%a: T {attrs}, ...) -> (U {attrs}) attributes {...} { body }`

@@ -3,7 +3,7 @@
 /// \file
 /// The custom assembly formats of the func, builtin, stablehlo, chlo and
 /// check ops (ParsePrettyOps.cpp), and those that carry regions: reduce,
-/// while, func.func and module (ParseRegionOps.cpp).
+/// while, chlo.scan, func.func and module (ParseRegionOps.cpp).
 ///
 //===----------------------------------------------------------------------===//
 #ifndef MOTE_STABLEHLO_PRETTYOPPARSER_H
@@ -47,6 +47,9 @@ struct PrettyOpParser {
   bool parseReduce();
   /// `(%arg = %init, ...) : T, U attributes {...} cond { ... } do { ... }`
   bool parseWhile();
+  /// `(%x, ...) inits(%c, ...) dimension=0 attributes {...} { ^bb0(...): ... } : (...) -> (...)`
+  /// (chlo.scan).
+  bool parseScan();
   /// `[public|private] @name(%a: T {attrs}, ...) -> (U {attrs}) attributes {...} { body }`
   bool parseFunction();
   /// `module @name attributes {...} { ... }`

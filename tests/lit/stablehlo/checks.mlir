@@ -3,8 +3,11 @@
 // RUN: %motec eval %t/passing.mlir --lift-inputs | FileCheck %s --check-prefix=PASS
 // RUN: %motec print %t/passing.mlir --lift-inputs | FileCheck %s --check-prefix=LIFTED
 // RUN: %expect-exit 1 %motec eval %t/failing.mlir 2>&1 | FileCheck %s --check-prefix=FAIL
+// RUN: %expect-exit 3 %motec eval %t/probe.mlir 2>&1 | FileCheck %s --check-prefix=PROBE
 // A test file's check.* assertions are verified by eval (and run); the entry's
-// own results are what is printed and written.
+// own results are what is printed and written. check.expect_serialized_eq
+// reads the StableHLO interpreter's probe files, which Mote does not write:
+// unsupported (exit 3), not a failed check.
 
 //--- passing.mlir
 module {
@@ -32,3 +35,12 @@ func.func @main() {
   func.return
 }
 // FAIL: failing.mlir:4:3: error: check.expect_eq_const failed
+
+//--- probe.mlir
+func.func @main() {
+  %0 = stablehlo.constant dense<[1, 2]> : tensor<2xi32>
+  %1 = interpreter.probe %0, probe_id = "p" : tensor<2xi32>
+  check.expect_serialized_eq %1, probe_id = "p" : tensor<2xi32>
+  func.return
+}
+// PROBE: probe.mlir:4:3: error: 'check.expect_serialized_eq': reads back the .npy file interpreter.probe writes {{.*}}; Mote writes no probe files

@@ -30,7 +30,9 @@ namespace {
 
 using ComplexEmit = Complex (*)(IRBuilderBase &, Complex);
 
-template <class T> struct Sample { std::vector<T> re, im; };
+template <class T> struct Sample {
+  std::vector<T> re, im;
+};
 
 /// Parts of every kind; n is a multiple of 4.
 template <class T> Sample<T> complexSample(size_t n, uint32_t seed) {
@@ -175,6 +177,12 @@ template <class T> std::complex<T> stdTan(std::complex<T> z) { return std::tan(z
 template <class T> std::complex<T> stdSinh(std::complex<T> z) { return std::sinh(z); }
 template <class T> std::complex<T> stdCosh(std::complex<T> z) { return std::cosh(z); }
 template <class T> std::complex<T> stdTanh(std::complex<T> z) { return std::tanh(z); }
+template <class T> std::complex<T> stdAsin(std::complex<T> z) { return std::asin(z); }
+template <class T> std::complex<T> stdAcos(std::complex<T> z) { return std::acos(z); }
+template <class T> std::complex<T> stdAtan(std::complex<T> z) { return std::atan(z); }
+template <class T> std::complex<T> stdAsinh(std::complex<T> z) { return std::asinh(z); }
+template <class T> std::complex<T> stdAcosh(std::complex<T> z) { return std::acosh(z); }
+template <class T> std::complex<T> stdAtanh(std::complex<T> z) { return std::atanh(z); }
 template <class T> std::complex<T> stdAbs(std::complex<T> z) { return {std::abs(z), T(0)}; }
 
 struct Case {
@@ -228,6 +236,30 @@ TEST_CASE("complex cosh matches std::complex") {
 
 TEST_CASE("complex tanh matches std::complex") {
   check({"tanh", math::emitComplexTanh, stdTanh<float>, stdTanh<double>, 10});
+}
+
+TEST_CASE("complex asin matches std::complex") {
+  check({"asin", math::emitComplexAsin, stdAsin<float>, stdAsin<double>, 3});
+}
+
+TEST_CASE("complex acos matches std::complex") {
+  check({"acos", math::emitComplexAcos, stdAcos<float>, stdAcos<double>, 3});
+}
+
+TEST_CASE("complex atan matches std::complex") {
+  check({"atan", math::emitComplexAtan, stdAtan<float>, stdAtan<double>, 3});
+}
+
+TEST_CASE("complex asinh matches std::complex") {
+  check({"asinh", math::emitComplexAsinh, stdAsinh<float>, stdAsinh<double>, 3});
+}
+
+TEST_CASE("complex acosh matches std::complex") {
+  check({"acosh", math::emitComplexAcosh, stdAcosh<float>, stdAcosh<double>, 3});
+}
+
+TEST_CASE("complex atanh matches std::complex") {
+  check({"atanh", math::emitComplexAtanh, stdAtanh<float>, stdAtanh<double>, 3});
 }
 
 TEST_CASE("complex abs is hypot") {
