@@ -127,14 +127,14 @@ llvm::Expected<CompiledModel> compileModel(hlo::Module &module, const CompileOpt
   phase("code generation", "");
   if (llvm::Error error = codegen::emitEntryFunction(
           module, schedule, *assignment, name, *compiled.module, &spec, contraction,
-          compiled.weights.get(), weightsReserve, options.nativeHalfSums,
-                                     options.rhsPanels))
+          compiled.weights.get(), weightsReserve, options.nativeHalfSums, options.rhsPanels))
     return std::move(error);
   if (compiled.weights) {
     signature->weightsSize = compiled.weights->size();
     signature->weightsAlignment = codegen::WeightsBlob::kBaseAlignment;
   }
   codegen::emitModelDescriptor(*signature, *compiled.module);
+  target::setLevelTuning(spec, *compiled.module);
 
   std::string problems;
   llvm::raw_string_ostream stream(problems);

@@ -311,6 +311,14 @@ llvm::Expected<std::unique_ptr<llvm::TargetMachine>> createTargetMachine(const T
   return machine;
 }
 
+void setLevelTuning(const TargetSpec &spec, llvm::Module &module) {
+  if (!llvm::Triple(spec.triple).isX86() || !llvm::StringRef(spec.cpu).starts_with("x86-64-v"))
+    return;
+  for (llvm::Function &function : module)
+    if (!function.isDeclaration())
+      function.addFnAttr("tune-cpu", "x86-64");
+}
+
 std::string requiredFeatures(const TargetSpec &spec) {
   llvm::Triple triple(spec.triple);
   const char *detectable = nullptr;
