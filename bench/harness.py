@@ -206,7 +206,8 @@ def parse_args(argv):
                              "does by default (a code object per feature level, mote-run runs "
                              "the best this machine has) instead of one level of its features")
     parser.add_argument("--cortex-m", action="store_true",
-                        help="also count DS-CNN int8 on Cortex-M4 and M55 under qemu-system-arm, "
+                        help="also count DS-CNN (f32 and int8) on Cortex-M4 and M55 under "
+                             "qemu-system-arm, "
                              "against CMSIS-NN (cortex_m.py)")
     parser.add_argument("--icount-source", default=os.path.join(
         os.path.dirname(engines.ROOT), "shared", "tools", "qemu-icount.c"),
@@ -278,13 +279,14 @@ def main(argv):
 
     cortex_m_counts = {}
     if args.cortex_m:
-        model = next((m for m in models if m.name == "ds-cnn-int8"), None)
-        if model is None:
-            log("note: --cortex-m measures ds-cnn-int8, which --models leaves out")
+        measured = [m for m in models if m.name in cortex_m.VARIANTS]
+        if not measured:
+            log("note: --cortex-m measures " + " and ".join(cortex_m.VARIANTS) +
+                ", which --models leaves out")
         else:
             plugin = qemu_count.build_plugin(args.icount_source, os.path.join(work, "bin"))
             try:
-                cortex_m_counts = cortex_m.measure(motec, model, plugin,
+                cortex_m_counts = cortex_m.measure(motec, measured, plugin,
                                                    os.path.join(work, "cortex-m"), log)
             except RunError as error:
                 log(f"note: the Cortex-M comparison failed:\n  {error}")

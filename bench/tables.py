@@ -300,21 +300,29 @@ class Report:
         return lines + grid(header, rows)
 
     def cortex_m_table(self):
-        lines = ["", "DS-CNN int8 on Cortex-M under qemu-system-arm: guest instructions per "
-                 "inference (qemu-icount, an image running it twice minus one running it once) "
-                 "and RAM besides the input and output: Mote's arena against CMSIS-NN's "
-                 "activation and context buffers (cortex_m.py)"]
+        lines = ["", "DS-CNN on Cortex-M under qemu-system-arm: guest instructions per inference "
+                 "(qemu-icount, an image running it twice minus one running it once) and RAM "
+                 "besides the input and output: Mote's arena against CMSIS-NN's activation and "
+                 "context buffers (cortex_m.py)"]
         rows = []
-        for cpu, r in self.cortex_m.items():
-            mote, cmsis = r["mote"], r["cmsis-nn"]
-            rows.append([cpu, f"{mote[0]:,}" + ("" if r["mote_exact"] else " !"),
-                         f"{cmsis[0]:,}", ratio(mote[0] / cmsis[0]), f"{mote[1]:,}",
-                         f"{cmsis[1]:,}", f"{r['cmsis_difference']}"])
-        lines += grid(["cpu", "Mote", "CMSIS-NN s8", "ratio", "Mote arena B",
+        for model, cpus in self.cortex_m.items():
+            for cpu, r in cpus.items():
+                mote, cmsis = r["mote"], r["cmsis-nn"]
+                if r["result_f32"]:
+                    flag = ""
+                    difference = f"{r['mote_error']:.1e} / {r['cmsis_error']:.1e}"
+                else:
+                    flag = "" if r["mote_exact"] else " !"
+                    difference = f"{r['cmsis_difference']}"
+                rows.append([model, cpu, f"{mote[0]:,}" + flag, f"{cmsis[0]:,}",
+                             ratio(mote[0] / cmsis[0]), f"{mote[1]:,}", f"{cmsis[1]:,}",
+                             difference])
+        lines += grid(["model", "cpu", "Mote", "CMSIS-NN", "ratio", "Mote arena B",
                        "CMSIS-NN buffers B", "outputs differ by"], rows)
-        lines.append("Mote's output equals motec eval's (! where not); CMSIS-NN requantizes in "
-                     "fixed point and keeps the pool's scale, so its outputs differ by a unit or "
-                     "two")
+        lines.append("int8: Mote's output equals motec eval's (! where not); CMSIS-NN "
+                     "requantizes in fixed point and keeps the pool's scale, so its outputs "
+                     "differ by a unit or two. f32: each engine's largest difference from "
+                     "motec eval's output, relative to its largest magnitude (Mote / CMSIS-NN)")
         return lines
 
     def reproduce(self):

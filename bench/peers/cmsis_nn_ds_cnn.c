@@ -26,12 +26,11 @@
 
 #define ACTIVATION_BYTES (25 * 5 * 64)
 #define CONTEXT_BYTES 8192
+#include "cmsis_nn_context.h"
 
 static int8_t ping[ACTIVATION_BYTES] __attribute__((aligned(16)));
 static int8_t pong[ACTIVATION_BYTES] __attribute__((aligned(16)));
-static int8_t context_buffer[CONTEXT_BYTES] __attribute__((aligned(16)));
 static int8_t output[12];
-static int32_t context_used;
 /* Helium's fully connected kernel takes the weights' sums (with the input offset and
  * the bias folded in) from its context, computed once as TFLite Micro does at init. */
 static int32_t dense_sums[12];
@@ -39,50 +38,32 @@ static int32_t dense_sums_bytes;
 
 static const cmsis_nn_dims feature_map = {1, 25, 5, 64};
 
-static void check(arm_cmsis_nn_status status) {
-  if (status != ARM_CMSIS_NN_SUCCESS) {
-    printf("CMSIS-NN failed: %d\n", (int)status);
-    exit(2);
-  }
-}
-
-static cmsis_nn_context context(int32_t size) {
-  if (size > CONTEXT_BYTES) {
-    printf("context buffer too small: %d\n", (int)size);
-    exit(2);
-  }
-  if (size > context_used)
-    context_used = size;
-  cmsis_nn_context ctx = {context_buffer, size};
-  return ctx;
-}
-
 static void convolution(const ConvLayer *layer, const cmsis_nn_dims *input_dims,
                         const int8_t *input, const cmsis_nn_dims *output_dims, int8_t *out) {
-  cmsis_nn_conv_params params = {layer->input_offset, layer->output_offset,
+  cmsis_nn_conv_params params = {layer->input_offset,
+                                 layer->output_offset,
                                  {layer->stride, layer->stride},
                                  {layer->pad_left, layer->pad_top},
                                  {1, 1},
                                  {layer->min, layer->max}};
-  cmsis_nn_per_channel_quant_params quant = {(int32_t *)layer->multiplier,
-                                             (int32_t *)layer->shift};
+  cmsis_nn_per_channel_quant_params quant = {(int32_t *)layer->multiplier, (int32_t *)layer->shift};
   cmsis_nn_dims filter = {output_dims->c, layer->kernel_h, layer->kernel_w, input_dims->c};
   cmsis_nn_dims bias = {1, 1, 1, output_dims->c};
-  cmsis_nn_context ctx = context(
-      arm_convolve_wrapper_s8_get_buffer_size(&params, input_dims, &filter, output_dims));
+  cmsis_nn_context ctx =
+      context(arm_convolve_wrapper_s8_get_buffer_size(&params, input_dims, &filter, output_dims));
   check(arm_convolve_wrapper_s8(&ctx, &params, &quant, input_dims, input, &filter, layer->filter,
                                 &bias, layer->bias, output_dims, out));
 }
 
 static void depthwise(const ConvLayer *layer, const int8_t *input, int8_t *out) {
-  cmsis_nn_dw_conv_params params = {layer->input_offset, layer->output_offset, 1,
-                                    {1, 1}, {1, 1}, {1, 1}, {layer->min, layer->max}};
-  cmsis_nn_per_channel_quant_params quant = {(int32_t *)layer->multiplier,
-                                             (int32_t *)layer->shift};
+  cmsis_nn_dw_conv_params params = {
+      layer->input_offset,     layer->output_offset, 1, {1, 1}, {1, 1}, {1, 1},
+      {layer->min, layer->max}};
+  cmsis_nn_per_channel_quant_params quant = {(int32_t *)layer->multiplier, (int32_t *)layer->shift};
   cmsis_nn_dims filter = {1, 3, 3, 64};
   cmsis_nn_dims bias = {1, 1, 1, 64};
-  cmsis_nn_context ctx = context(arm_depthwise_conv_wrapper_s8_get_buffer_size(
-      &params, &feature_map, &filter, &feature_map));
+  cmsis_nn_context ctx = context(
+      arm_depthwise_conv_wrapper_s8_get_buffer_size(&params, &feature_map, &filter, &feature_map));
   check(arm_depthwise_conv_wrapper_s8(&ctx, &params, &quant, &feature_map, input, &filter,
                                       layer->filter, &bias, layer->bias, &feature_map, out));
 }
