@@ -66,9 +66,11 @@ public:
       // stage's bytes: longer rows for the epilogue's loop to vectorise.
       const int64_t tileColumns = tiling_.tileColumns();
       const int64_t tileBytes = 4 * int64_t(tiling_.rows) * tileColumns;
-      stripTiles_ = std::clamp<int64_t>(stageBytes_ / tileBytes, 1,
-                                        std::max<int64_t>(plan_.columns / tileColumns, 1));
-      stageWidth_ = std::max(stripTiles_ * tileColumns, tiling_.tailColumns());
+      const int64_t full = plan_.columns / tileColumns;
+      stripTiles_ = std::clamp<int64_t>(stageBytes_ / tileBytes, 1, std::max<int64_t>(full, 1));
+      // The last strip shares the stage and the epilogue with the tail.
+      const int64_t lastStrip = full ? full - (full - 1) / stripTiles_ * stripTiles_ : 0;
+      stageWidth_ = std::max(stripTiles_, lastStrip) * tileColumns + tiling_.tailColumns();
       stage_ = local(llvm::ArrayType::get(b_.getInt32Ty(), uint64_t(tiling_.rows * stageWidth_)));
       stage_->setAlignment(llvm::Align(64));
     }
@@ -113,45 +115,49 @@ private:
 
   /// The main tiles across the columns, then the tail tiles (one panel).
   /// With an epilogue, strips of main tiles go to the stage one after the
-  /// other, each followed by the epilogue over the strip's rows, and the
-  /// tail the same way.
+  /// other, each followed by the epilogue over the strip's rows; the last
+  /// strip and the tail go to the stage together, under one epilogue whose
+  /// row is long enough to vectorise (a tail of 8 columns alone is a loop
+  /// LLVM leaves scalar).
   void emitColumns(llvm::Value *row, unsigned rows) {
     const int64_t tileColumns = tiling_.tileColumns();
     const int64_t full = plan_.columns / tileColumns;
-    if (full && !epilogue_)
+    auto tiles = [&](llvm::Value *first, llvm::Value *count) {
       emitCountedLoop(
-          b_, index(full),
+          b_, count,
           [&](llvm::Value *t) {
-            emitTile(row, rows, mul(t, tileColumns), tileColumns, 0, tiling_.widths, nullptr);
+            emitTile(row, rows, mul(add(first, t), tileColumns), tileColumns, 0, tiling_.widths,
+                     epilogue_ ? mul(t, tileColumns) : nullptr);
           },
           "jr");
+    };
+    if (full && !epilogue_)
+      tiles(index(0), index(full));
+    int64_t lastFirst = full; // the first main tile staged with the tail
     if (full && epilogue_) {
       const int64_t strips = (full + stripTiles_ - 1) / stripTiles_;
-      emitCountedLoop(
-          b_, index(strips),
-          [&](llvm::Value *strip) {
-            llvm::Value *first = mul(strip, stripTiles_);
-            llvm::Value *count = b_.CreateBinaryIntrinsic(llvm::Intrinsic::umin, index(stripTiles_),
-                                                          b_.CreateSub(index(full), first));
-            emitCountedLoop(
-                b_, count,
-                [&](llvm::Value *t) {
-                  emitTile(row, rows, mul(add(first, t), tileColumns), tileColumns, 0,
-                           tiling_.widths, mul(t, tileColumns));
-                },
-                "jr");
-            emitStageEpilogue(row, rows, mul(first, tileColumns), mul(count, tileColumns));
-          },
-          "strip");
+      lastFirst = (strips - 1) * stripTiles_;
+      if (strips > 1)
+        emitCountedLoop(
+            b_, index(strips - 1),
+            [&](llvm::Value *strip) {
+              llvm::Value *first = mul(strip, stripTiles_);
+              tiles(first, index(stripTiles_));
+              emitStageEpilogue(row, rows, mul(first, tileColumns),
+                                index(stripTiles_ * tileColumns));
+            },
+            "strip");
+      tiles(index(lastFirst), index(full - lastFirst));
     }
+    const int64_t staged = (full - lastFirst) * tileColumns;
     int64_t within = 0;
     for (const TileWidths &widths : tiling_.tail) {
       emitTile(row, rows, index(full * tileColumns), tiling_.tailColumns(), within, widths,
-               epilogue_ ? index(within) : nullptr);
+               epilogue_ ? index(staged + within) : nullptr);
       within += sumOf(widths);
     }
-    if (epilogue_ && within)
-      emitStageEpilogue(row, rows, index(full * tileColumns), index(within));
+    if (epilogue_ && staged + within)
+      emitStageEpilogue(row, rows, index(lastFirst * tileColumns), index(staged + within));
   }
 
   /// The epilogue over `rows` staged rows of `count` columns from `column`.
