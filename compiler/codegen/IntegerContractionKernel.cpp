@@ -188,18 +188,12 @@ private:
       createMatrixSums(tile);
     for (unsigned r = 0; r < (matrix_ ? 0 : rows); ++r)
       for (size_t v = 0; v < widths.size(); ++v) {
-        llvm::Type *type = vectorOf(i32, widths[v]);
+        // Partial sums start from zero, the columns' start added once
+        // they are reduced (storeTile).
+        llvm::Type *type = vectorOf(i32, widths[v] * sumLanes);
         llvm::Value *initial = llvm::Constant::getNullValue(type);
-        if (packed_.initialSums)
-          initial = b_.CreateAlignedLoad(
-              type,
-              b_.CreateGEP(i32, packed_.initialSums, add(tile.column, index(tile.offsets[v]))),
-              llvm::Align(4));
-        if (sumLanes > 1) { // partial sums, the start in the first lane
-          type = vectorOf(i32, widths[v] * sumLanes);
-          initial =
-              b_.CreateInsertElement(llvm::Constant::getNullValue(type), initial, uint64_t(0));
-        }
+        if (packed_.initialSums && sumLanes == 1)
+          initial = startOfSums(tile, v, widths[v]);
         llvm::AllocaInst *sum = local_(type);
         b_.CreateStore(initial, sum);
         tile.sums.push_back(sum);
@@ -444,6 +438,16 @@ private:
     if (valid == length)
       return b_.CreateAlignedLoad(type, address, llvm::Align(1));
     llvm::Value *zero = llvm::Constant::getNullValue(type);
+    if (valid >= 2 && llvm::isPowerOf2_64(uint64_t(valid))) {
+      // One narrower load, widened with zeros (free on NEON: a d-register
+      // load clears the upper half).
+      llvm::Value *values = b_.CreateAlignedLoad(
+          llvm::FixedVectorType::get(element_[0], unsigned(valid)), address, llvm::Align(1));
+      llvm::SmallVector<int, 16> lanes;
+      for (int64_t i = 0; i < length; ++i)
+        lanes.push_back(int(i < valid ? i : valid));
+      return b_.CreateShuffleVector(values, llvm::Constant::getNullValue(values->getType()), lanes);
+    }
     if (length > 4) {
       llvm::SmallVector<llvm::Constant *, 16> mask;
       for (int64_t i = 0; i < length; ++i)
@@ -593,24 +597,55 @@ private:
     return vector;
   }
 
-  /// The tile's sums to the result (truncated to its type), or, with an
-  /// output fusion, to the stage.
-  void storeTile(Tile &tile) {
-    for (unsigned r = 0; r < tile.rows; ++r)
-      for (size_t v = 0; v < tile.widths.size(); ++v) {
-        llvm::Value *sums = tileRow(tile, r, v);
-        if (tile.stageColumn) {
-          llvm::Value *position = add(index(r * stageWidth_ + tile.offsets[v]), tile.stageColumn);
-          b_.CreateAlignedStore(sums, b_.CreateGEP(b_.getInt32Ty(), stage_, position),
+  /// The packed start of `lanes` sums from vector `v` of the tile on.
+  llvm::Value *startOfSums(Tile &tile, size_t v, unsigned lanes) {
+    return b_.CreateAlignedLoad(vectorOf(b_.getInt32Ty(), lanes),
+                                b_.CreateGEP(b_.getInt32Ty(), packed_.initialSums,
+                                             add(tile.column, index(tile.offsets[v]))),
                                 llvm::Align(4));
-          continue;
+  }
+
+  /// The tile's sums to the result (truncated to its type), or, with an
+  /// output fusion, to the stage. Partial sums of four single columns in a
+  /// row are reduced together, into one vector.
+  void storeTile(Tile &tile) {
+    const bool partial = step_.sumLanes() > 1;
+    for (unsigned r = 0; r < tile.rows; ++r)
+      for (size_t v = 0; v < tile.widths.size();) {
+        unsigned lanes = tile.widths[v];
+        llvm::Value *sums;
+        if (partial && v + 4 <= tile.widths.size() &&
+            llvm::all_of(tile.widths.slice(v, 4), [](unsigned width) { return width == 1; })) {
+          llvm::Value *columns[4];
+          for (size_t c = 0; c < 4; ++c) {
+            llvm::AllocaInst *slot = tile.sums[r * tile.widths.size() + v + c];
+            columns[c] = b_.CreateLoad(slot->getAllocatedType(), slot);
+          }
+          sums = step_.reduceFourColumns(columns);
+          lanes = 4;
+        } else {
+          sums = tileRow(tile, r, v);
         }
-        llvm::Type *type = vectorOf(element_[2], tile.widths[v]);
-        llvm::Value *position = add(mul(add(tile.row, index(r)), plan_.result.row),
-                                    add(tile.column, index(tile.offsets[v])));
-        b_.CreateAlignedStore(b_.CreateTrunc(sums, type), gep(2, base_[2], position),
-                              llvm::Align(element_[2]->getPrimitiveSizeInBits() / 8));
+        if (partial && packed_.initialSums)
+          sums = b_.CreateAdd(sums, startOfSums(tile, v, lanes));
+        storeRow(tile, r, v, sums, lanes);
+        v += lanes == tile.widths[v] ? 1 : lanes;
       }
+  }
+
+  /// `sums`, `lanes` s32 values of tile row `r` from vector `v` on, to the
+  /// stage or the result.
+  void storeRow(Tile &tile, unsigned r, size_t v, llvm::Value *sums, unsigned lanes) {
+    if (tile.stageColumn) {
+      llvm::Value *position = add(index(r * stageWidth_ + tile.offsets[v]), tile.stageColumn);
+      b_.CreateAlignedStore(sums, b_.CreateGEP(b_.getInt32Ty(), stage_, position), llvm::Align(4));
+      return;
+    }
+    llvm::Type *type = vectorOf(element_[2], lanes);
+    llvm::Value *position = add(mul(add(tile.row, index(r)), plan_.result.row),
+                                add(tile.column, index(tile.offsets[v])));
+    b_.CreateAlignedStore(b_.CreateTrunc(sums, type), gep(2, base_[2], position),
+                          llvm::Align(element_[2]->getPrimitiveSizeInBits() / 8));
   }
 
   llvm::IRBuilderBase &b_;

@@ -299,6 +299,14 @@ llvm::Value *IntegerDotStep::addArmPartialSums(llvm::Value *sums, llvm::Value *l
   return b_.CreateAdd(b_.CreateAdd(sums, pairs(halves[0])), pairs(halves[1]));
 }
 
+llvm::Value *IntegerDotStep::reduceFourColumns(llvm::ArrayRef<llvm::Value *> columns) const {
+  auto pairs = [&](llvm::Value *x, llvm::Value *y) {
+    return b_.CreateIntrinsic(llvm::Intrinsic::aarch64_neon_addp, {x->getType()}, {x, y});
+  };
+  // [a0+a1, a2+a3, b0+b1, b2+b3] and the same of c and d, then their pairs.
+  return pairs(pairs(columns[0], columns[1]), pairs(columns[2], columns[3]));
+}
+
 llvm::Value *IntegerDotStep::addArmDsp(llvm::Value *sums, llvm::Value *lhs,
                                        llvm::Value *rhs) const {
   if (lanesOf(sums) != 1 || lanesOf(lhs) != 4)

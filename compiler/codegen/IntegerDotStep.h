@@ -51,6 +51,10 @@ public:
   /// stored (4 for ArmPartialSums), else 1.
   unsigned sumLanes() const { return form_ == IntegerDotForm::ArmPartialSums ? 4 : 1; }
 
+  /// The totals of four columns' partial sums (sumLanes() lanes each), as
+  /// one vector of four s32: two rounds of pairwise adds (addp).
+  llvm::Value *reduceFourColumns(llvm::ArrayRef<llvm::Value *> columns) const;
+
   /// Whether addByteQuad applies: a Cortex-M with the DSP extension and no
   /// Helium, byte operands.
   bool addsByteQuads() const { return byteQuads_; }

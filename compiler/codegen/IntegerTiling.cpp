@@ -136,9 +136,12 @@ IntegerDotForm chooseIntegerDotForm(const ContractionPlan &plan, const llvm::Tri
       return IntegerDotForm::ArmMatrix;
     if (has("dotprod"))
       return IntegerDotForm::ArmDot;
-    // Rows of whole 16-byte groups: partial sums a column; else pairs.
-    return plan.contractingDims.back() % 16 == 0 ? IntegerDotForm::ArmPartialSums
-                                                 : IntegerDotForm::ArmMultiplyPairs;
+    // Rows of whole 16-byte groups, or of such groups and a half one (an
+    // 8-byte load whose products are half the instructions): partial sums
+    // a column; else pairs.
+    const int64_t inner = plan.contractingDims.back();
+    return inner % 16 == 0 || (inner > 16 && inner % 8 == 0) ? IntegerDotForm::ArmPartialSums
+                                                             : IntegerDotForm::ArmMultiplyPairs;
   }
   if (isArmM(triple)) {
     if (has("mve"))
