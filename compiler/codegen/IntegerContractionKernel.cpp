@@ -205,6 +205,9 @@ private:
     storeTile(tile);
   }
 
+  /// The lhs and rhs contracting offsets of one index.
+  using Tap = std::array<llvm::Value *, 2>;
+
   struct Tile {
     llvm::Value *row;
     unsigned rows;
@@ -470,15 +473,14 @@ private:
     // broadcast) multiply a whole tile row at once: the products of bytes
     // are 16 bits wide, twice as many to a register as the sums.
     const bool rows = rowsAlongColumns(plan_);
+    if (rows && step_.addsProductPairs() && plan_.contractingDims.back() >= 2)
+      return emitPairedRowSteps(tile);
     emitLoopNest(
         b_, indexType_, plan_.contractingDims,
         [&](IndexRef k) {
-          llvm::Value *kOffset[2] = {index(0), index(0)};
-          for (size_t d = 0; d < k.size(); ++d)
-            for (int side = 0; side < 2; ++side)
-              kOffset[side] = add(kOffset[side], mul(k[d], plan_.operand[side].contracting[d]));
+          const Tap kOffset = contractingOffsets(k);
           if (rows)
-            return emitRowProducts(tile, kOffset);
+            return emitRowProducts(tile, {kOffset});
           llvm::SmallVector<llvm::Value *, 32> values[2];
           for (int side = 0; side < 2; ++side)
             for (unsigned r = 0; r < tile.rows; ++r)
@@ -495,6 +497,43 @@ private:
         "k");
   }
 
+  /// The lhs and rhs offsets of the contracting indices `k` (the leading
+  /// contracting dimensions, or all of them).
+  Tap contractingOffsets(IndexRef k) {
+    Tap offsets = {index(0), index(0)};
+    for (size_t d = 0; d < k.size(); ++d)
+      for (int side = 0; side < 2; ++side)
+        offsets[side] = add(offsets[side], mul(k[d], plan_.operand[side].contracting[d]));
+    return offsets;
+  }
+
+  /// emitWideningSteps for rows whose products add in pairs: the innermost
+  /// contracting dimension two indices a step (a depthwise convolution's
+  /// taps along a kernel row), one left over where its size is odd.
+  void emitPairedRowSteps(Tile &tile) {
+    llvm::ArrayRef<int64_t> dims = plan_.contractingDims;
+    const int64_t inner = dims.back();
+    emitLoopNest(
+        b_, indexType_, dims.drop_back(),
+        [&](IndexRef k) {
+          const Tap outer = contractingOffsets(k);
+          auto tap = [&](llvm::Value *i) -> Tap {
+            return {add(outer[0], mul(i, plan_.operand[0].contracting.back())),
+                    add(outer[1], mul(i, plan_.operand[1].contracting.back()))};
+          };
+          emitCountedLoop(
+              b_, index(inner / 2),
+              [&](llvm::Value *pair) {
+                llvm::Value *first = mul(pair, 2);
+                emitRowProducts(tile, {tap(first), tap(add(first, index(1)))});
+              },
+              "kp");
+          if (inner % 2)
+            emitRowProducts(tile, {tap(index(inner - 1))});
+        },
+        "k");
+  }
+
   /// Where operand `side` of tile row `r` starts at contracting offset `kOffset`.
   llvm::Value *rowStart(Tile &tile, int side, unsigned r, llvm::Value *kOffset) {
     const OperandStrides &strides = plan_.operand[side];
@@ -503,28 +542,35 @@ private:
                    mul(tile.column, strides.column)));
   }
 
-  /// One contracting index of the widening form, tile row by tile row: the
-  /// products of the row's operands, then each vector's share of them added
-  /// to its sums.
-  void emitRowProducts(Tile &tile, llvm::Value *kOffset[2]) {
+  /// One contracting index of the widening form (or two whose products add
+  /// exactly before they widen, IntegerDotStep::addsProductPairs), tile row
+  /// by tile row: the products of the row's operands, then each vector's
+  /// share of them added to its sums.
+  void emitRowProducts(Tile &tile, llvm::ArrayRef<Tap> taps) {
     const int64_t width = sumOf(tile.widths);
-    if (byteQuads(tile))
+    if (byteQuads(tile)) {
+      llvm::Value *kOffset[2] = {taps[0][0], taps[0][1]};
       return emitByteQuads(tile, kOffset);
-    llvm::Value *operands[2] = {};
+    }
+    llvm::SmallVector<std::array<llvm::Value *, 2>, 2> operands(taps.size());
     for (unsigned r = 0; r < tile.rows; ++r) {
-      for (int side = 0; side < 2; ++side) {
-        const OperandStrides &strides = plan_.operand[side];
-        if (r > 0 && strides.row == 0)
-          continue;
-        llvm::Value *address = rowStart(tile, side, r, kOffset[side]);
-        const llvm::Align align(element_[side]->getPrimitiveSizeInBits() / 8);
-        operands[side] =
-            strides.column == 1 || width == 1
-                ? b_.CreateAlignedLoad(vectorOf(element_[side], unsigned(width)), address, align)
-                : b_.CreateVectorSplat(unsigned(width),
-                                       b_.CreateAlignedLoad(element_[side], address, align));
+      llvm::Value *products = nullptr;
+      for (size_t t = 0; t < taps.size(); ++t) {
+        for (int side = 0; side < 2; ++side) {
+          const OperandStrides &strides = plan_.operand[side];
+          if (r > 0 && strides.row == 0)
+            continue;
+          llvm::Value *address = rowStart(tile, side, r, taps[t][side]);
+          const llvm::Align align(element_[side]->getPrimitiveSizeInBits() / 8);
+          operands[t][side] =
+              strides.column == 1 || width == 1
+                  ? b_.CreateAlignedLoad(vectorOf(element_[side], unsigned(width)), address, align)
+                  : b_.CreateVectorSplat(unsigned(width),
+                                         b_.CreateAlignedLoad(element_[side], address, align));
+        }
+        llvm::Value *tapProducts = step_.products(operands[t][0], operands[t][1]);
+        products = products ? b_.CreateAdd(products, tapProducts) : tapProducts;
       }
-      llvm::Value *products = step_.products(operands[0], operands[1]);
       for (size_t v = 0; v < tile.widths.size(); ++v) {
         llvm::Value *share = products;
         if (width > 1) {

@@ -68,7 +68,26 @@ unsigned groupOf(IntegerDotForm form) {
   return 1;
 }
 
+/// Whether two products of `plan`'s operands, both s8, add exactly in 16
+/// bits: its weights are constants free of -128 (so |each product| <=
+/// 128 * 127).
+bool productsAddInWords(const ContractionPlan &plan) {
+  if (hlo::bitWidth(plan.lhsType) != 8 || hlo::bitWidth(plan.rhsType) != 8 || !plan.rhsValues)
+    return false;
+  for (int64_t i = 0, n = plan.rhsValues->elementCount(); i < n; ++i)
+    if (plan.rhsValues->getAsInt64(i) == -128)
+      return false;
+  return true;
+}
+
 } // namespace
+
+bool integerProductPairs(IntegerDotForm form, const ContractionPlan &plan,
+                         const llvm::Triple &triple) {
+  return form == IntegerDotForm::Widening && triple.isAArch64() &&
+         hlo::isSignedInteger(plan.lhsType) && hlo::isSignedInteger(plan.rhsType) &&
+         productsAddInWords(plan) && rowsAlongColumns(plan);
+}
 
 int integerLhsOffset(IntegerDotForm form, const ContractionPlan &plan,
                      const target::TargetSpec *spec) {
@@ -97,11 +116,9 @@ IntegerDotStep::IntegerDotStep(llvm::IRBuilderBase &builder, IntegerDotForm form
       rhsBits_(hlo::bitWidth(plan.rhsType)) {
   byteQuads_ = (triple.isARM() || triple.isThumb()) && lhsBits_ == 8 && rhsBits_ == 8 &&
                !lhsOffset_ && has("dsp") && !has("mve");
-  if (form == IntegerDotForm::ArmPartialSums && lhsSigned_ && rhsSigned_ && plan.rhsValues) {
-    pairsInWords_ = true;
-    for (int64_t i = 0, n = plan.rhsValues->elementCount(); i < n && pairsInWords_; ++i)
-      pairsInWords_ = plan.rhsValues->getAsInt64(i) != -128;
-  }
+  pairsInWords_ = (form == IntegerDotForm::ArmPartialSums && lhsSigned_ && rhsSigned_ &&
+                   productsAddInWords(plan)) ||
+                  integerProductPairs(form, plan, triple);
 }
 
 void IntegerDotStep::addByteQuad(llvm::MutableArrayRef<llvm::Value *> sums, llvm::Value *lhs,
