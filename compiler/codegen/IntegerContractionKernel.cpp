@@ -40,6 +40,8 @@ public:
       : b_(builder), indexType_(indexType), plan_(plan), tiling_(tiling), step_(step),
         grouped_(step.form() != IntegerDotForm::Widening),
         matrix_(step.form() == IntegerDotForm::ArmMatrix),
+        isAArch64_(
+            llvm::Triple(builder.GetInsertBlock()->getModule()->getTargetTriple()).isAArch64()),
         stageBytes_(
             llvm::Triple(builder.GetInsertBlock()->getModule()->getTargetTriple()).isArch64Bit()
                 ? 16 * 1024
@@ -441,9 +443,10 @@ private:
     if (valid == length)
       return b_.CreateAlignedLoad(type, address, llvm::Align(1));
     llvm::Value *zero = llvm::Constant::getNullValue(type);
-    if (valid >= 2 && llvm::isPowerOf2_64(uint64_t(valid))) {
+    if (isAArch64_ && valid >= 2 && llvm::isPowerOf2_64(uint64_t(valid))) {
       // One narrower load, widened with zeros (free on NEON: a d-register
-      // load clears the upper half).
+      // load clears the upper half; Helium's masked loads are better left
+      // alone).
       llvm::Value *values = b_.CreateAlignedLoad(
           llvm::FixedVectorType::get(element_[0], unsigned(valid)), address, llvm::Align(1));
       llvm::SmallVector<int, 16> lanes;
@@ -700,7 +703,8 @@ private:
   const ContractionTiling &tiling_;
   const IntegerDotStep &step_;
   const bool grouped_;
-  const bool matrix_;      ///< sums in 2x2 blocks (IntegerDotForm::ArmMatrix)
+  const bool matrix_; ///< sums in 2x2 blocks (IntegerDotForm::ArmMatrix)
+  const bool isAArch64_;
   llvm::Type *element_[3]; ///< storage types of lhs, rhs, result
   PackedIntegerRhs packed_;
   ContractionEpilogue epilogue_;
