@@ -92,6 +92,8 @@ unsigned selectRoundingConversions(llvm::Module &module, const llvm::TargetMachi
   for (llvm::IntrinsicInst *conversion : conversions) {
     auto *rounded = llvm::cast<llvm::IntrinsicInst>(conversion->getArgOperand(0));
     llvm::Value *value = rounded->getArgOperand(0);
+    if (llvm::isa<llvm::ScalableVectorType>(value->getType()))
+      continue; // SVE: fcvtns here is a NEON intrinsic
     const unsigned lanes = registerLanes(value->getType(), conversion->getType());
     if (!lanes)
       continue;
