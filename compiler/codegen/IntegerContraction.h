@@ -22,13 +22,18 @@
 ///   AArch64 dotprod 4       4   sdot / udot (usdot with +i8mm)
 ///   AArch64 NEON    4       2   smull + sadalp (8-bit x 8-bit into s16 is exact)
 ///   AArch64 NEON    1       16  smull + smlal2 + sadalp into four partial sums
-///                               a column, added up at the end (smull2 and a
-///                               second sadalp where the weights hold -128)
+///                               a column, added up at the end, four columns
+///                               by two rounds of addp (smull2 and a second
+///                               sadalp where the weights hold -128; a last
+///                               group of 8 takes half the instructions)
 ///   Cortex-M DSP    1       4   sxtb16 / uxtb16 + 2 x smlad
 ///   Cortex-M55 MVE  1       16  vmladava (16 products into one s32)
 ///   widening        any     1   products widened to s32 (LLVM picks the
 ///                               instructions: vwmul/vwadd on RISC-V V,
-///                               smull/saddw on NEON, scalar on RV32)
+///                               smull/saddw on NEON, scalar on RV32; on
+///                               AArch64 two indices' s8 products add in 16
+///                               bits first, smlal, where the weights are
+///                               free of -128)
 ///
 /// A grouped form (G > 1) reads, for each row, G consecutive lhs values as
 /// one scalar and broadcasts it (L = 1: as a vector of G), and for each

@@ -40,6 +40,8 @@ public:
       : b_(builder), indexType_(indexType), plan_(plan), tiling_(tiling), step_(step),
         grouped_(step.form() != IntegerDotForm::Widening),
         matrix_(step.form() == IntegerDotForm::ArmMatrix),
+        isAArch64_(
+            llvm::Triple(builder.GetInsertBlock()->getModule()->getTargetTriple()).isAArch64()),
         stageBytes_(
             llvm::Triple(builder.GetInsertBlock()->getModule()->getTargetTriple()).isArch64Bit()
                 ? 16 * 1024
@@ -66,9 +68,11 @@ public:
       // stage's bytes: longer rows for the epilogue's loop to vectorise.
       const int64_t tileColumns = tiling_.tileColumns();
       const int64_t tileBytes = 4 * int64_t(tiling_.rows) * tileColumns;
-      stripTiles_ = std::clamp<int64_t>(stageBytes_ / tileBytes, 1,
-                                        std::max<int64_t>(plan_.columns / tileColumns, 1));
-      stageWidth_ = std::max(stripTiles_ * tileColumns, tiling_.tailColumns());
+      const int64_t full = plan_.columns / tileColumns;
+      stripTiles_ = std::clamp<int64_t>(stageBytes_ / tileBytes, 1, std::max<int64_t>(full, 1));
+      // The last strip shares the stage and the epilogue with the tail.
+      const int64_t lastStrip = full ? full - (full - 1) / stripTiles_ * stripTiles_ : 0;
+      stageWidth_ = std::max(stripTiles_, lastStrip) * tileColumns + tiling_.tailColumns();
       stage_ = local(llvm::ArrayType::get(b_.getInt32Ty(), uint64_t(tiling_.rows * stageWidth_)));
       stage_->setAlignment(llvm::Align(64));
     }
@@ -113,45 +117,49 @@ private:
 
   /// The main tiles across the columns, then the tail tiles (one panel).
   /// With an epilogue, strips of main tiles go to the stage one after the
-  /// other, each followed by the epilogue over the strip's rows, and the
-  /// tail the same way.
+  /// other, each followed by the epilogue over the strip's rows; the last
+  /// strip and the tail go to the stage together, under one epilogue whose
+  /// row is long enough to vectorise (a tail of 8 columns alone is a loop
+  /// LLVM leaves scalar).
   void emitColumns(llvm::Value *row, unsigned rows) {
     const int64_t tileColumns = tiling_.tileColumns();
     const int64_t full = plan_.columns / tileColumns;
-    if (full && !epilogue_)
+    auto tiles = [&](llvm::Value *first, llvm::Value *count) {
       emitCountedLoop(
-          b_, index(full),
+          b_, count,
           [&](llvm::Value *t) {
-            emitTile(row, rows, mul(t, tileColumns), tileColumns, 0, tiling_.widths, nullptr);
+            emitTile(row, rows, mul(add(first, t), tileColumns), tileColumns, 0, tiling_.widths,
+                     epilogue_ ? mul(t, tileColumns) : nullptr);
           },
           "jr");
+    };
+    if (full && !epilogue_)
+      tiles(index(0), index(full));
+    int64_t lastFirst = full; // the first main tile staged with the tail
     if (full && epilogue_) {
       const int64_t strips = (full + stripTiles_ - 1) / stripTiles_;
-      emitCountedLoop(
-          b_, index(strips),
-          [&](llvm::Value *strip) {
-            llvm::Value *first = mul(strip, stripTiles_);
-            llvm::Value *count = b_.CreateBinaryIntrinsic(llvm::Intrinsic::umin, index(stripTiles_),
-                                                          b_.CreateSub(index(full), first));
-            emitCountedLoop(
-                b_, count,
-                [&](llvm::Value *t) {
-                  emitTile(row, rows, mul(add(first, t), tileColumns), tileColumns, 0,
-                           tiling_.widths, mul(t, tileColumns));
-                },
-                "jr");
-            emitStageEpilogue(row, rows, mul(first, tileColumns), mul(count, tileColumns));
-          },
-          "strip");
+      lastFirst = (strips - 1) * stripTiles_;
+      if (strips > 1)
+        emitCountedLoop(
+            b_, index(strips - 1),
+            [&](llvm::Value *strip) {
+              llvm::Value *first = mul(strip, stripTiles_);
+              tiles(first, index(stripTiles_));
+              emitStageEpilogue(row, rows, mul(first, tileColumns),
+                                index(stripTiles_ * tileColumns));
+            },
+            "strip");
+      tiles(index(lastFirst), index(full - lastFirst));
     }
+    const int64_t staged = (full - lastFirst) * tileColumns;
     int64_t within = 0;
     for (const TileWidths &widths : tiling_.tail) {
       emitTile(row, rows, index(full * tileColumns), tiling_.tailColumns(), within, widths,
-               epilogue_ ? index(within) : nullptr);
+               epilogue_ ? index(staged + within) : nullptr);
       within += sumOf(widths);
     }
-    if (epilogue_ && within)
-      emitStageEpilogue(row, rows, index(full * tileColumns), index(within));
+    if (epilogue_ && staged + within)
+      emitStageEpilogue(row, rows, index(lastFirst * tileColumns), index(staged + within));
   }
 
   /// The epilogue over `rows` staged rows of `count` columns from `column`.
@@ -182,18 +190,12 @@ private:
       createMatrixSums(tile);
     for (unsigned r = 0; r < (matrix_ ? 0 : rows); ++r)
       for (size_t v = 0; v < widths.size(); ++v) {
-        llvm::Type *type = vectorOf(i32, widths[v]);
+        // Partial sums start from zero, the columns' start added once
+        // they are reduced (storeTile).
+        llvm::Type *type = vectorOf(i32, widths[v] * sumLanes);
         llvm::Value *initial = llvm::Constant::getNullValue(type);
-        if (packed_.initialSums)
-          initial = b_.CreateAlignedLoad(
-              type,
-              b_.CreateGEP(i32, packed_.initialSums, add(tile.column, index(tile.offsets[v]))),
-              llvm::Align(4));
-        if (sumLanes > 1) { // partial sums, the start in the first lane
-          type = vectorOf(i32, widths[v] * sumLanes);
-          initial =
-              b_.CreateInsertElement(llvm::Constant::getNullValue(type), initial, uint64_t(0));
-        }
+        if (packed_.initialSums && sumLanes == 1)
+          initial = startOfSums(tile, v, widths[v]);
         llvm::AllocaInst *sum = local_(type);
         b_.CreateStore(initial, sum);
         tile.sums.push_back(sum);
@@ -204,6 +206,9 @@ private:
       emitWideningSteps(tile);
     storeTile(tile);
   }
+
+  /// The lhs and rhs contracting offsets of one index.
+  using Tap = std::array<llvm::Value *, 2>;
 
   struct Tile {
     llvm::Value *row;
@@ -438,6 +443,17 @@ private:
     if (valid == length)
       return b_.CreateAlignedLoad(type, address, llvm::Align(1));
     llvm::Value *zero = llvm::Constant::getNullValue(type);
+    if (isAArch64_ && valid >= 2 && llvm::isPowerOf2_64(uint64_t(valid))) {
+      // One narrower load, widened with zeros (free on NEON: a d-register
+      // load clears the upper half; Helium's masked loads are better left
+      // alone).
+      llvm::Value *values = b_.CreateAlignedLoad(
+          llvm::FixedVectorType::get(element_[0], unsigned(valid)), address, llvm::Align(1));
+      llvm::SmallVector<int, 16> lanes;
+      for (int64_t i = 0; i < length; ++i)
+        lanes.push_back(int(i < valid ? i : valid));
+      return b_.CreateShuffleVector(values, llvm::Constant::getNullValue(values->getType()), lanes);
+    }
     if (length > 4) {
       llvm::SmallVector<llvm::Constant *, 16> mask;
       for (int64_t i = 0; i < length; ++i)
@@ -460,15 +476,14 @@ private:
     // broadcast) multiply a whole tile row at once: the products of bytes
     // are 16 bits wide, twice as many to a register as the sums.
     const bool rows = rowsAlongColumns(plan_);
+    if (rows && step_.addsProductPairs() && plan_.contractingDims.back() >= 2)
+      return emitPairedRowSteps(tile);
     emitLoopNest(
         b_, indexType_, plan_.contractingDims,
         [&](IndexRef k) {
-          llvm::Value *kOffset[2] = {index(0), index(0)};
-          for (size_t d = 0; d < k.size(); ++d)
-            for (int side = 0; side < 2; ++side)
-              kOffset[side] = add(kOffset[side], mul(k[d], plan_.operand[side].contracting[d]));
+          const Tap kOffset = contractingOffsets(k);
           if (rows)
-            return emitRowProducts(tile, kOffset);
+            return emitRowProducts(tile, {kOffset});
           llvm::SmallVector<llvm::Value *, 32> values[2];
           for (int side = 0; side < 2; ++side)
             for (unsigned r = 0; r < tile.rows; ++r)
@@ -485,6 +500,43 @@ private:
         "k");
   }
 
+  /// The lhs and rhs offsets of the contracting indices `k` (the leading
+  /// contracting dimensions, or all of them).
+  Tap contractingOffsets(IndexRef k) {
+    Tap offsets = {index(0), index(0)};
+    for (size_t d = 0; d < k.size(); ++d)
+      for (int side = 0; side < 2; ++side)
+        offsets[side] = add(offsets[side], mul(k[d], plan_.operand[side].contracting[d]));
+    return offsets;
+  }
+
+  /// emitWideningSteps for rows whose products add in pairs: the innermost
+  /// contracting dimension two indices a step (a depthwise convolution's
+  /// taps along a kernel row), one left over where its size is odd.
+  void emitPairedRowSteps(Tile &tile) {
+    llvm::ArrayRef<int64_t> dims = plan_.contractingDims;
+    const int64_t inner = dims.back();
+    emitLoopNest(
+        b_, indexType_, dims.drop_back(),
+        [&](IndexRef k) {
+          const Tap outer = contractingOffsets(k);
+          auto tap = [&](llvm::Value *i) -> Tap {
+            return {add(outer[0], mul(i, plan_.operand[0].contracting.back())),
+                    add(outer[1], mul(i, plan_.operand[1].contracting.back()))};
+          };
+          emitCountedLoop(
+              b_, index(inner / 2),
+              [&](llvm::Value *pair) {
+                llvm::Value *first = mul(pair, 2);
+                emitRowProducts(tile, {tap(first), tap(add(first, index(1)))});
+              },
+              "kp");
+          if (inner % 2)
+            emitRowProducts(tile, {tap(index(inner - 1))});
+        },
+        "k");
+  }
+
   /// Where operand `side` of tile row `r` starts at contracting offset `kOffset`.
   llvm::Value *rowStart(Tile &tile, int side, unsigned r, llvm::Value *kOffset) {
     const OperandStrides &strides = plan_.operand[side];
@@ -493,28 +545,35 @@ private:
                    mul(tile.column, strides.column)));
   }
 
-  /// One contracting index of the widening form, tile row by tile row: the
-  /// products of the row's operands, then each vector's share of them added
-  /// to its sums.
-  void emitRowProducts(Tile &tile, llvm::Value *kOffset[2]) {
+  /// One contracting index of the widening form (or two whose products add
+  /// exactly before they widen, IntegerDotStep::addsProductPairs), tile row
+  /// by tile row: the products of the row's operands, then each vector's
+  /// share of them added to its sums.
+  void emitRowProducts(Tile &tile, llvm::ArrayRef<Tap> taps) {
     const int64_t width = sumOf(tile.widths);
-    if (byteQuads(tile))
+    if (byteQuads(tile)) {
+      llvm::Value *kOffset[2] = {taps[0][0], taps[0][1]};
       return emitByteQuads(tile, kOffset);
-    llvm::Value *operands[2] = {};
+    }
+    llvm::SmallVector<std::array<llvm::Value *, 2>, 2> operands(taps.size());
     for (unsigned r = 0; r < tile.rows; ++r) {
-      for (int side = 0; side < 2; ++side) {
-        const OperandStrides &strides = plan_.operand[side];
-        if (r > 0 && strides.row == 0)
-          continue;
-        llvm::Value *address = rowStart(tile, side, r, kOffset[side]);
-        const llvm::Align align(element_[side]->getPrimitiveSizeInBits() / 8);
-        operands[side] =
-            strides.column == 1 || width == 1
-                ? b_.CreateAlignedLoad(vectorOf(element_[side], unsigned(width)), address, align)
-                : b_.CreateVectorSplat(unsigned(width),
-                                       b_.CreateAlignedLoad(element_[side], address, align));
+      llvm::Value *products = nullptr;
+      for (size_t t = 0; t < taps.size(); ++t) {
+        for (int side = 0; side < 2; ++side) {
+          const OperandStrides &strides = plan_.operand[side];
+          if (r > 0 && strides.row == 0)
+            continue;
+          llvm::Value *address = rowStart(tile, side, r, taps[t][side]);
+          const llvm::Align align(element_[side]->getPrimitiveSizeInBits() / 8);
+          operands[t][side] =
+              strides.column == 1 || width == 1
+                  ? b_.CreateAlignedLoad(vectorOf(element_[side], unsigned(width)), address, align)
+                  : b_.CreateVectorSplat(unsigned(width),
+                                         b_.CreateAlignedLoad(element_[side], address, align));
+        }
+        llvm::Value *tapProducts = step_.products(operands[t][0], operands[t][1]);
+        products = products ? b_.CreateAdd(products, tapProducts) : tapProducts;
       }
-      llvm::Value *products = step_.products(operands[0], operands[1]);
       for (size_t v = 0; v < tile.widths.size(); ++v) {
         llvm::Value *share = products;
         if (width > 1) {
@@ -587,24 +646,55 @@ private:
     return vector;
   }
 
-  /// The tile's sums to the result (truncated to its type), or, with an
-  /// output fusion, to the stage.
-  void storeTile(Tile &tile) {
-    for (unsigned r = 0; r < tile.rows; ++r)
-      for (size_t v = 0; v < tile.widths.size(); ++v) {
-        llvm::Value *sums = tileRow(tile, r, v);
-        if (tile.stageColumn) {
-          llvm::Value *position = add(index(r * stageWidth_ + tile.offsets[v]), tile.stageColumn);
-          b_.CreateAlignedStore(sums, b_.CreateGEP(b_.getInt32Ty(), stage_, position),
+  /// The packed start of `lanes` sums from vector `v` of the tile on.
+  llvm::Value *startOfSums(Tile &tile, size_t v, unsigned lanes) {
+    return b_.CreateAlignedLoad(vectorOf(b_.getInt32Ty(), lanes),
+                                b_.CreateGEP(b_.getInt32Ty(), packed_.initialSums,
+                                             add(tile.column, index(tile.offsets[v]))),
                                 llvm::Align(4));
-          continue;
+  }
+
+  /// The tile's sums to the result (truncated to its type), or, with an
+  /// output fusion, to the stage. Partial sums of four single columns in a
+  /// row are reduced together, into one vector.
+  void storeTile(Tile &tile) {
+    const bool partial = step_.sumLanes() > 1;
+    for (unsigned r = 0; r < tile.rows; ++r)
+      for (size_t v = 0; v < tile.widths.size();) {
+        unsigned lanes = tile.widths[v];
+        llvm::Value *sums;
+        if (partial && v + 4 <= tile.widths.size() &&
+            llvm::all_of(tile.widths.slice(v, 4), [](unsigned width) { return width == 1; })) {
+          llvm::Value *columns[4];
+          for (size_t c = 0; c < 4; ++c) {
+            llvm::AllocaInst *slot = tile.sums[r * tile.widths.size() + v + c];
+            columns[c] = b_.CreateLoad(slot->getAllocatedType(), slot);
+          }
+          sums = step_.reduceFourColumns(columns);
+          lanes = 4;
+        } else {
+          sums = tileRow(tile, r, v);
         }
-        llvm::Type *type = vectorOf(element_[2], tile.widths[v]);
-        llvm::Value *position = add(mul(add(tile.row, index(r)), plan_.result.row),
-                                    add(tile.column, index(tile.offsets[v])));
-        b_.CreateAlignedStore(b_.CreateTrunc(sums, type), gep(2, base_[2], position),
-                              llvm::Align(element_[2]->getPrimitiveSizeInBits() / 8));
+        if (partial && packed_.initialSums)
+          sums = b_.CreateAdd(sums, startOfSums(tile, v, lanes));
+        storeRow(tile, r, v, sums, lanes);
+        v += lanes == tile.widths[v] ? 1 : lanes;
       }
+  }
+
+  /// `sums`, `lanes` s32 values of tile row `r` from vector `v` on, to the
+  /// stage or the result.
+  void storeRow(Tile &tile, unsigned r, size_t v, llvm::Value *sums, unsigned lanes) {
+    if (tile.stageColumn) {
+      llvm::Value *position = add(index(r * stageWidth_ + tile.offsets[v]), tile.stageColumn);
+      b_.CreateAlignedStore(sums, b_.CreateGEP(b_.getInt32Ty(), stage_, position), llvm::Align(4));
+      return;
+    }
+    llvm::Type *type = vectorOf(element_[2], lanes);
+    llvm::Value *position = add(mul(add(tile.row, index(r)), plan_.result.row),
+                                add(tile.column, index(tile.offsets[v])));
+    b_.CreateAlignedStore(b_.CreateTrunc(sums, type), gep(2, base_[2], position),
+                          llvm::Align(element_[2]->getPrimitiveSizeInBits() / 8));
   }
 
   llvm::IRBuilderBase &b_;
@@ -613,7 +703,8 @@ private:
   const ContractionTiling &tiling_;
   const IntegerDotStep &step_;
   const bool grouped_;
-  const bool matrix_;      ///< sums in 2x2 blocks (IntegerDotForm::ArmMatrix)
+  const bool matrix_; ///< sums in 2x2 blocks (IntegerDotForm::ArmMatrix)
+  const bool isAArch64_;
   llvm::Type *element_[3]; ///< storage types of lhs, rhs, result
   PackedIntegerRhs packed_;
   ContractionEpilogue epilogue_;

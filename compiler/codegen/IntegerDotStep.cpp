@@ -68,7 +68,26 @@ unsigned groupOf(IntegerDotForm form) {
   return 1;
 }
 
+/// Whether two products of `plan`'s operands, both s8, add exactly in 16
+/// bits: its weights are constants free of -128 (so |each product| <=
+/// 128 * 127).
+bool productsAddInWords(const ContractionPlan &plan) {
+  if (hlo::bitWidth(plan.lhsType) != 8 || hlo::bitWidth(plan.rhsType) != 8 || !plan.rhsValues)
+    return false;
+  for (int64_t i = 0, n = plan.rhsValues->elementCount(); i < n; ++i)
+    if (plan.rhsValues->getAsInt64(i) == -128)
+      return false;
+  return true;
+}
+
 } // namespace
+
+bool integerProductPairs(IntegerDotForm form, const ContractionPlan &plan,
+                         const llvm::Triple &triple) {
+  return form == IntegerDotForm::Widening && triple.isAArch64() &&
+         hlo::isSignedInteger(plan.lhsType) && hlo::isSignedInteger(plan.rhsType) &&
+         productsAddInWords(plan) && rowsAlongColumns(plan);
+}
 
 int integerLhsOffset(IntegerDotForm form, const ContractionPlan &plan,
                      const target::TargetSpec *spec) {
@@ -97,11 +116,9 @@ IntegerDotStep::IntegerDotStep(llvm::IRBuilderBase &builder, IntegerDotForm form
       rhsBits_(hlo::bitWidth(plan.rhsType)) {
   byteQuads_ = (triple.isARM() || triple.isThumb()) && lhsBits_ == 8 && rhsBits_ == 8 &&
                !lhsOffset_ && has("dsp") && !has("mve");
-  if (form == IntegerDotForm::ArmPartialSums && lhsSigned_ && rhsSigned_ && plan.rhsValues) {
-    pairsInWords_ = true;
-    for (int64_t i = 0, n = plan.rhsValues->elementCount(); i < n && pairsInWords_; ++i)
-      pairsInWords_ = plan.rhsValues->getAsInt64(i) != -128;
-  }
+  pairsInWords_ = (form == IntegerDotForm::ArmPartialSums && lhsSigned_ && rhsSigned_ &&
+                   productsAddInWords(plan)) ||
+                  integerProductPairs(form, plan, triple);
 }
 
 void IntegerDotStep::addByteQuad(llvm::MutableArrayRef<llvm::Value *> sums, llvm::Value *lhs,
@@ -297,6 +314,14 @@ llvm::Value *IntegerDotStep::addArmPartialSums(llvm::Value *sums, llvm::Value *l
   if (pairsInWords_)
     return b_.CreateAdd(sums, pairs(b_.CreateAdd(halves[0], halves[1])));
   return b_.CreateAdd(b_.CreateAdd(sums, pairs(halves[0])), pairs(halves[1]));
+}
+
+llvm::Value *IntegerDotStep::reduceFourColumns(llvm::ArrayRef<llvm::Value *> columns) const {
+  auto pairs = [&](llvm::Value *x, llvm::Value *y) {
+    return b_.CreateIntrinsic(llvm::Intrinsic::aarch64_neon_addp, {x->getType()}, {x, y});
+  };
+  // [a0+a1, a2+a3, b0+b1, b2+b3] and the same of c and d, then their pairs.
+  return pairs(pairs(columns[0], columns[1]), pairs(columns[2], columns[3]));
 }
 
 llvm::Value *IntegerDotStep::addArmDsp(llvm::Value *sums, llvm::Value *lhs,

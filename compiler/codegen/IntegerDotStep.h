@@ -16,6 +16,13 @@
 
 namespace mote::codegen {
 
+/// IntegerDotStep::addsProductPairs() of `form` for `plan` on `triple`:
+/// AArch64's widening form over rows of s8 by constant s8 weights free of
+/// -128 (a depthwise convolution's), whose tiles then leave registers for
+/// two indices' products.
+bool integerProductPairs(IntegerDotForm form, const ContractionPlan &plan,
+                         const llvm::Triple &triple);
+
 /// IntegerDotStep::lhsOffset() of `form` for `plan` on `spec`.
 int integerLhsOffset(IntegerDotForm form, const ContractionPlan &plan,
                      const target::TargetSpec *spec);
@@ -47,9 +54,18 @@ public:
   llvm::Value *products(llvm::Value *lhs, llvm::Value *rhs) const;
   llvm::Value *addProductValues(llvm::Value *sums, llvm::Value *products) const;
 
+  /// Whether the widening form adds two contracting indices' 16-bit
+  /// products() before it widens them (exact: s8 by constant s8 weights
+  /// free of -128, integerProductPairs).
+  bool addsProductPairs() const { return pairsInWords_ && form_ == IntegerDotForm::Widening; }
+
   /// s32 lanes each sum holds: partial sums added up when the tile is
   /// stored (4 for ArmPartialSums), else 1.
   unsigned sumLanes() const { return form_ == IntegerDotForm::ArmPartialSums ? 4 : 1; }
+
+  /// The totals of four columns' partial sums (sumLanes() lanes each), as
+  /// one vector of four s32: two rounds of pairwise adds (addp).
+  llvm::Value *reduceFourColumns(llvm::ArrayRef<llvm::Value *> columns) const;
 
   /// Whether addByteQuad applies: a Cortex-M with the DSP extension and no
   /// Helium, byte operands.

@@ -59,8 +59,11 @@ void finishVectorTiling(ContractionTiling &tiling, const ContractionPlan &plan) 
 /// columns (a depthwise convolution): a row of a tile is as many columns as
 /// a vector register holds bytes, so each operand is one load a row and
 /// its products fill registers of 16-bit lanes; rows as the sums leave
-/// registers for (operands and products take about six).
-ContractionTiling byteRowTiling(const ContractionPlan &plan, VectorRegisters registers) {
+/// registers for (operands and products take about six, and two more a
+/// vector when two indices' products are added before they widen: more
+/// rows spill).
+ContractionTiling byteRowTiling(const ContractionPlan &plan, VectorRegisters registers,
+                                bool productPairs) {
   const unsigned lanes = registers.bytes / 4; // s32 sums a register
   const int64_t columns = std::max<int64_t>(plan.columns, 1);
   const int64_t vectors =
@@ -68,7 +71,8 @@ ContractionTiling byteRowTiling(const ContractionPlan &plan, VectorRegisters reg
   ContractionTiling tiling;
   tiling.lanes = lanes;
   tiling.widths.assign(size_t(vectors), lanes);
-  tiling.rows = unsigned(std::clamp<int64_t>((int64_t(registers.count) - 6) / vectors, 1,
+  const int64_t operands = 6 + (productPairs ? 2 * vectors : 0);
+  tiling.rows = unsigned(std::clamp<int64_t>((int64_t(registers.count) - operands) / vectors, 1,
                                              std::max<int64_t>(plan.rows, 1)));
   finishVectorTiling(tiling, plan);
   return tiling;
@@ -136,9 +140,12 @@ IntegerDotForm chooseIntegerDotForm(const ContractionPlan &plan, const llvm::Tri
       return IntegerDotForm::ArmMatrix;
     if (has("dotprod"))
       return IntegerDotForm::ArmDot;
-    // Rows of whole 16-byte groups: partial sums a column; else pairs.
-    return plan.contractingDims.back() % 16 == 0 ? IntegerDotForm::ArmPartialSums
-                                                 : IntegerDotForm::ArmMultiplyPairs;
+    // Rows of whole 16-byte groups, or of such groups and a half one (an
+    // 8-byte load whose products are half the instructions): partial sums
+    // a column; else pairs.
+    const int64_t inner = plan.contractingDims.back();
+    return inner % 16 == 0 || (inner > 16 && inner % 8 == 0) ? IntegerDotForm::ArmPartialSums
+                                                             : IntegerDotForm::ArmMultiplyPairs;
   }
   if (isArmM(triple)) {
     if (has("mve"))
@@ -180,7 +187,7 @@ ContractionTiling chooseIntegerTiling(const ContractionPlan &plan, const llvm::T
   const VectorRegisters registers = vectorRegisters(triple, spec);
   if (form == IntegerDotForm::Widening && isByte(plan.lhsType) && isByte(plan.rhsType) &&
       registers.bytes >= 16 && rowsAlongColumns(plan))
-    return byteRowTiling(plan, registers);
+    return byteRowTiling(plan, registers, integerProductPairs(form, plan, triple));
   // s32 lanes are f32 lanes: the float cost model's register tiles fit,
   // less the registers the form's arithmetic holds.
   ContractionPlan lanes = plan;

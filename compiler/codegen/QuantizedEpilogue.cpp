@@ -21,8 +21,10 @@
 // multiplies and adds with constants that cannot make one (no 0 * inf, no
 // inf - inf): a dequantized sum times its scales, plus a float bias.
 //
-// Arm and RISC-V round by adding 1.5 * 2^23 and read the integer from the
-// float's bits (see emitRequantization). x86 keeps the float steps: its saturating conversions to
+// AArch64 narrows the integer to 8 bits with saturating instructions, which
+// clamp to the type's range for free (emitSaturatingNarrow). Arm and RISC-V
+// round by adding 1.5 * 2^23 and read the integer from the float's bits (see
+// emitRequantization). x86 keeps the float steps: its saturating conversions to
 // s32 lower one lane at a time in LLVM 16, and the float clamp already vectorises there.
 //
 //===----------------------------------------------------------------------===//
@@ -100,6 +102,45 @@ FloatFacts floatFacts(const hlo::Instruction &unresolved, InstructionResolver re
 
 bool isIntegral(std::optional<double> value) { return value && std::trunc(*value) == *value; }
 
+/// The zero points emitSaturatingNarrow takes: a 16-bit value at a bound
+/// plus the zero point stays beyond the 8-bit range on the same side.
+constexpr int64_t kNarrowZeroLimit = 32767 - 255;
+
+/// clamp(lo - zp, i, hi - zp) + zp as 8 bits for an s32 `value` i, in the
+/// steps AArch64 narrows with: saturate to s16 (sqxtn), add the zero point
+/// saturating (sqadd), saturate to the 8-bit type (sqxtn / sqxtun), then
+/// clamp to lo and hi only where they are not the type's bounds. Each
+/// saturation is monotonic and leaves [lo, hi] alone, and with |zp| within
+/// kNarrowZeroLimit an s16 bound plus zp stays outside the 8-bit range, so
+/// every i clamps to what the s32 steps give. LLVM 16 matches a clamp to
+/// a narrower type's range followed by a truncation as sqxtn; the vectorizer
+/// widens these generic operations, which it would not do for intrinsics.
+llvm::Value *emitSaturatingNarrow(llvm::IRBuilderBase &b, llvm::Value *value,
+                                  const Requantization &match, bool isSigned) {
+  auto narrow = [&](llvm::Value *x, int64_t min, int64_t max, llvm::Type *type) {
+    llvm::Type *from = x->getType();
+    x = b.CreateBinaryIntrinsic(llvm::Intrinsic::smax, x,
+                                llvm::ConstantInt::get(from, uint64_t(min), /*isSigned=*/true));
+    x = b.CreateBinaryIntrinsic(llvm::Intrinsic::smin, x,
+                                llvm::ConstantInt::get(from, uint64_t(max), /*isSigned=*/true));
+    return b.CreateTrunc(x, type);
+  };
+  llvm::Type *half = b.getInt16Ty(), *byte = b.getInt8Ty();
+  value = narrow(value, -32768, 32767, half);
+  if (match.zero)
+    value = b.CreateBinaryIntrinsic(llvm::Intrinsic::sadd_sat, value,
+                                    llvm::ConstantInt::get(half, uint64_t(match.zero), true));
+  const int64_t min = isSigned ? -128 : 0, max = isSigned ? 127 : 255;
+  value = narrow(value, min, max, byte);
+  if (match.low > min)
+    value = b.CreateBinaryIntrinsic(isSigned ? llvm::Intrinsic::smax : llvm::Intrinsic::umax, value,
+                                    llvm::ConstantInt::get(byte, uint64_t(match.low), isSigned));
+  if (match.high < max)
+    value = b.CreateBinaryIntrinsic(isSigned ? llvm::Intrinsic::smin : llvm::Intrinsic::umin, value,
+                                    llvm::ConstantInt::get(byte, uint64_t(match.high), isSigned));
+  return value;
+}
+
 } // namespace
 
 std::optional<Requantization> matchRequantization(const hlo::Instruction &convert,
@@ -148,7 +189,7 @@ llvm::Value *ElementalEmitter::emitRequantization(const Requantization &match,
   llvm::Type *word = b.getInt32Ty();
   llvm::Value *value;
   if (llvm::Triple(b.GetInsertBlock()->getModule()->getTargetTriple()).isAArch64()) {
-    // frintn and a saturating fcvtzs.
+    // Rounded and converted by one fcvtns (output/RoundingConversions.cpp).
     llvm::Value *rounded = emitRound(b, scaled, RoundingMode::HalfToEven);
     value = b.CreateIntrinsic(llvm::Intrinsic::fptosi_sat, {word, rounded->getType()}, {rounded});
   } else {
@@ -167,6 +208,10 @@ llvm::Value *ElementalEmitter::emitRequantization(const Requantization &match,
     llvm::Value *shifted = b.CreateFAdd(bounded, llvm::ConstantFP::get(type, 0x1.8p23));
     value = b.CreateSub(b.CreateBitCast(shifted, word), llvm::ConstantInt::get(word, 0x4B400000));
   }
+  const PrimitiveType to = convert.shape().elementType();
+  if (llvm::Triple(b.GetInsertBlock()->getModule()->getTargetTriple()).isAArch64() &&
+      hlo::bitWidth(to) == 8 && std::abs(match.zero) <= kNarrowZeroLimit)
+    return emitSaturatingNarrow(b, value, match, hlo::isSignedInteger(to));
   auto constant = [&](int64_t x) { return llvm::ConstantInt::get(word, x, /*isSigned=*/true); };
   value = b.CreateBinaryIntrinsic(llvm::Intrinsic::smax, value, constant(match.low - match.zero));
   value = b.CreateBinaryIntrinsic(llvm::Intrinsic::smin, value, constant(match.high - match.zero));

@@ -2,9 +2,10 @@
 ///
 /// \file
 /// Rewrites applied to optimised IR just before code generation, each
-/// steering one LLVM 16 backend bug onto a form that backend lowers right.
+/// steering one LLVM 16 backend bug or missed instruction onto a form that
+/// backend lowers right.
 /// Every rewrite is an exact equivalence and fires only on the targets whose
-/// backend has the bug.
+/// backend has the bug or lacks the pattern.
 ///
 //===----------------------------------------------------------------------===//
 #ifndef MOTE_OUTPUT_BACKENDWORKAROUNDS_H
@@ -26,6 +27,12 @@ unsigned legalizeMveFloatCompares(llvm::Module &module, const llvm::TargetMachin
 /// which LLVM 16 otherwise splits lane by lane (HalfVectorWidening.cpp).
 /// Returns the number of operations rewritten.
 unsigned widenHalfVectorArithmetic(llvm::Module &module, const llvm::TargetMachine &machine);
+
+/// AArch64: a float rounded to nearest even and converted to an integer of
+/// its width with saturation, fptosi.sat(roundeven(x)), as the one
+/// instruction fcvtns (LLVM 16 selects frintn and fcvtzs), the same values
+/// (RoundingConversions.cpp). Returns the number of conversions rewritten.
+unsigned selectRoundingConversions(llvm::Module &module, const llvm::TargetMachine &machine);
 
 } // namespace mote::output
 

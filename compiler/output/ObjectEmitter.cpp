@@ -77,6 +77,7 @@ void optimizeModule(llvm::Module &module, llvm::TargetMachine &machine, unsigned
   // Last, so that no later canonicalisation undoes it.
   legalizeMveFloatCompares(module, machine);
   widenHalfVectorArithmetic(module, machine);
+  selectRoundingConversions(module, machine);
 }
 
 llvm::Expected<std::string> emitModule(llvm::Module &module, llvm::TargetMachine &machine,
