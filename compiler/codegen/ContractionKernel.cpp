@@ -93,7 +93,14 @@ public:
     if (plan_.rows == 0 || plan_.columns == 0)
       return;
     prepareLhsPanel();
-    widenRhsOnce(rhs);
+    prepareWidenedRhs();
+    // Weights the same for every outer index are widened once for all.
+    const bool rhsVariesOuter =
+        llvm::any_of(plan_.operand[1].outer, [](int64_t stride) { return stride != 0; });
+    if (widenedRhs_ && !rhsVariesOuter) {
+      base_[1] = at(1, rhs, index(plan_.operand[1].base));
+      widenRhs();
+    }
 
     LoopRange outerRange{splitBegin, splitEnd};
     emitLoopNest(
@@ -110,6 +117,8 @@ public:
           base_[1] = at(1, rhs, offsets[1]);
           base_[2] = at(2, out, offsets[2]);
           outOffset_ = offsets[2];
+          if (widenedRhs_ && rhsVariesOuter)
+            widenRhs();
 
           const int64_t columnBlocks = (plan_.columns + columnBlock - 1) / columnBlock;
           emitCountedLoop(
@@ -420,20 +429,24 @@ private:
   }
 
   /// How many contracting steps the widened rhs holds (every one), or 0
-  /// when the rhs is read in place: see widenRhsOnce.
+  /// when the rhs is read in place: see prepareWidenedRhs.
   int64_t widenedRhsSteps() const {
     const OperandStrides &rhs = plan_.operand[1];
     const int64_t panels = plan_.columns / tiling_.tileColumns();
     if (!widensRhsOnce_ || plan_.type != PrimitiveType::F32 ||
         (plan_.rhsType != PrimitiveType::F16 && plan_.rhsType != PrimitiveType::BF16) || blockK_ ||
-        tiling_.lanes == 1 || rhs.row != 0 || rhs.column == 0 || panels == 0 ||
-        llvm::any_of(rhs.outer, [](int64_t stride) { return stride != 0; }))
+        tiling_.lanes == 1 || rhs.row != 0 || rhs.column == 0 || panels == 0)
       return 0;
     int64_t steps = 1, outer = 1;
     for (int64_t dim : plan_.contractingDims)
       steps *= dim;
     for (int64_t dim : plan_.outerDims)
       outer *= dim;
+    // Widened per outer index where the rhs varies along it (a batched
+    // product), else once for all of them: worth it when more than one row
+    // tile reads each widening.
+    if (llvm::any_of(rhs.outer, [](int64_t stride) { return stride != 0; }))
+      outer = 1;
     const int64_t bytes = panels * tiling_.tileColumns() * steps * 4;
     return bytes <= kMaxWidenedRhsBytes && outer * rowTiles() > 1 ? steps : 0;
   }
@@ -441,21 +454,27 @@ private:
   /// Widens the rhs once, before any tile reads it, into a stack buffer laid
   /// out as packed panels of every contracting step (one per main tile of
   /// columns; the tail tiles read the rhs in place), when the rhs is the same
-  /// for every row and outer index and small enough to stay in the
-  /// first-level cache (the weights of a 1x1 or depthwise convolution).
+  /// for every row and small enough to stay in the first-level cache (the
+  /// weights of a 1x1 or depthwise convolution; each head's keys and values
+  /// in attention, which a batched product widens per outer index).
   /// Widening half weights in every row tile costs a conversion per vector
   /// and row tile that competes with the multiply-adds for ports (x86-64:
   /// vcvtph2ps is two micro-operations on the multiply-add ports); the tiles
   /// then read f32 vectors as an f32 contraction does.
-  void widenRhsOnce(llvm::Value *rhs) {
+  void prepareWidenedRhs() {
     widenedRhsSteps_ = widenedRhsSteps();
     if (!widenedRhsSteps_)
       return;
+    const int64_t panels = plan_.columns / tiling_.tileColumns();
+    widenedRhs_ =
+        local_(llvm::ArrayType::get(element_, panels * tiling_.tileColumns() * widenedRhsSteps_));
+    widenedRhs_->setAlignment(llvm::Align(64));
+  }
+
+  /// Fills the widened rhs from the rhs at base_[1].
+  void widenRhs() {
     const int64_t width = tiling_.tileColumns();
     const int64_t panels = plan_.columns / width;
-    widenedRhs_ = local_(llvm::ArrayType::get(element_, panels * width * widenedRhsSteps_));
-    widenedRhs_->setAlignment(llvm::Align(64));
-    base_[1] = at(1, rhs, index(plan_.operand[1].base));
     const llvm::SmallVector<int64_t, 4> linear = rowMajorStrides(plan_.contractingDims);
     emitCountedLoop(
         b_, index(panels),
@@ -834,7 +853,7 @@ private:
   static constexpr int64_t kPrefetchMinBytes = 32 * 1024;
   static constexpr int64_t kMaxLhsPanelBytes = 64 * 1024;
   static constexpr int64_t kMaxWidenedRhsBytes = 32 * 1024;
-  llvm::AllocaInst *widenedRhs_ = nullptr; ///< the rhs widened once (widenRhsOnce)
+  llvm::AllocaInst *widenedRhs_ = nullptr; ///< the rhs widened once (prepareWidenedRhs)
   int64_t widenedRhsSteps_ = 0;
   llvm::AllocaInst *lhsPanel_ = nullptr; ///< widened lhs rows of the row tile
   int64_t lhsPanelSteps_ = 0;
