@@ -92,6 +92,8 @@ public:
             : 0;
     if (plan_.rows == 0 || plan_.columns == 0)
       return;
+    if (const int64_t lhsElements = wholeLhsElements())
+      lhs = widenWholeLhs(lhs, lhsElements);
     prepareLhsPanel();
     prepareWidenedRhs();
     // Weights the same for every outer index are widened once for all.
@@ -502,6 +504,50 @@ private:
         "pw");
   }
 
+  /// How many elements of a half lhs widenWholeLhs widens (0: none): a
+  /// window sliding along the rows over values the columns share (DS-CNN's
+  /// first layer, one input channel), which the tiles would otherwise widen
+  /// value by value for every row and step (x86-64: vpbroadcastw and
+  /// vcvtph2ps per row, for a few multiply-adds), and whose rows the lhs
+  /// panel cannot hold.
+  int64_t wholeLhsElements() const {
+    const OperandStrides &lhs = plan_.operand[0];
+    if (!widensRhsOnce_ || plan_.type != PrimitiveType::F32 ||
+        (plan_.lhsType != PrimitiveType::F16 && plan_.lhsType != PrimitiveType::BF16) ||
+        tiling_.lanes == 1 || lhs.column != 0 || slidingWindowDimension() < 0)
+      return 0;
+    int64_t last = lhs.base + (plan_.rows - 1) * lhs.row;
+    bool forward = lhs.base >= 0 && lhs.row >= 0;
+    auto reach = [&](llvm::ArrayRef<int64_t> dims, llvm::ArrayRef<int64_t> strides) {
+      for (size_t d = 0; d < dims.size(); ++d) {
+        forward &= strides[d] >= 0;
+        last += (dims[d] - 1) * strides[d];
+      }
+    };
+    reach(plan_.outerDims, lhs.outer);
+    reach(plan_.contractingDims, lhs.contracting);
+    return forward && (last + 1) * 4 <= kMaxWidenedRhsBytes ? last + 1 : 0;
+  }
+
+  /// Widens the first `count` elements of the lhs into an f32 stack buffer,
+  /// a vector at a time, and reads the lhs from there as f32.
+  llvm::Value *widenWholeLhs(llvm::Value *lhs, int64_t count) {
+    llvm::AllocaInst *buffer = local_(llvm::ArrayType::get(element_, count));
+    buffer->setAlignment(llvm::Align(64));
+    const unsigned lanes = tiling_.lanes;
+    auto copy = [&](llvm::Value *offset, unsigned width) {
+      b_.CreateAlignedStore(loadArray(0, at(0, lhs, offset), width), gep(buffer, offset),
+                            alignment());
+    };
+    emitCountedLoop(
+        b_, index(count / lanes), [&](llvm::Value *v) { copy(mul(v, lanes), lanes); }, "lw");
+    for (int64_t i = count / lanes * lanes; i < count; ++i)
+      copy(index(i), 1);
+    plan_.lhsType = PrimitiveType::F32;
+    storage_[0] = element_;
+    return buffer;
+  }
+
   static int64_t sumOf(llvm::ArrayRef<unsigned> widths) {
     int64_t total = 0;
     for (unsigned width : widths)
@@ -827,7 +873,8 @@ private:
 
   llvm::IRBuilderBase &b_;
   llvm::Type *indexType_;
-  const ContractionPlan &plan_;
+  /// A copy: a half lhs widened whole is f32 from then on (widenWholeLhs).
+  ContractionPlan plan_;
   ContractionTiling tiling_;
   PackedSchedule packed_;
   unsigned kSteps_;   ///< contracting steps taken at once (lhsRunSteps)
