@@ -33,10 +33,10 @@ public:
   ContractionKernel(llvm::IRBuilderBase &builder, llvm::Type *indexType,
                     const ContractionPlan &plan, const ContractionTiling &tiling,
                     const PackedSchedule &packed, unsigned lhsRunSteps, bool prefetches,
-                    bool hardwareHalf, bool splatsHalfBits)
+                    bool hardwareHalf, bool splatsHalfBits, bool widensRhsOnce)
       : b_(builder), indexType_(indexType), plan_(plan), tiling_(tiling), packed_(packed),
         kSteps_(tiling.lanes > 1 ? lhsRunSteps : 1), prefetches_(prefetches),
-        hardwareHalf_(hardwareHalf), splatsHalfBits_(splatsHalfBits),
+        hardwareHalf_(hardwareHalf), splatsHalfBits_(splatsHalfBits), widensRhsOnce_(widensRhsOnce),
         element_(plan.type == PrimitiveType::F64   ? b_.getDoubleTy()
                  : plan.type == PrimitiveType::F16 ? b_.getHalfTy()
                                                    : b_.getFloatTy()) {
@@ -92,7 +92,17 @@ public:
             : 0;
     if (plan_.rows == 0 || plan_.columns == 0)
       return;
+    if (const int64_t lhsElements = wholeLhsElements())
+      lhs = widenWholeLhs(lhs, lhsElements);
     prepareLhsPanel();
+    prepareWidenedRhs();
+    // Weights the same for every outer index are widened once for all.
+    const bool rhsVariesOuter =
+        llvm::any_of(plan_.operand[1].outer, [](int64_t stride) { return stride != 0; });
+    if (widenedRhs_ && !rhsVariesOuter) {
+      base_[1] = at(1, rhs, index(plan_.operand[1].base));
+      widenRhs();
+    }
 
     LoopRange outerRange{splitBegin, splitEnd};
     emitLoopNest(
@@ -109,6 +119,8 @@ public:
           base_[1] = at(1, rhs, offsets[1]);
           base_[2] = at(2, out, offsets[2]);
           outOffset_ = offsets[2];
+          if (widenedRhs_ && rhsVariesOuter)
+            widenRhs();
 
           const int64_t columnBlocks = (plan_.columns + columnBlock - 1) / columnBlock;
           emitCountedLoop(
@@ -254,7 +266,7 @@ private:
   /// 64-byte aligned, its k steps a panel width apart.
   llvm::Align panelAlignment() const {
     const uint64_t bytes = element_->getPrimitiveSizeInBits() / 8;
-    return llvm::commonAlignment(llvm::Align(64), packed_.panelColumns * bytes);
+    return llvm::commonAlignment(llvm::Align(64), tiling_.tileColumns() * bytes);
   }
 
   /// Copies k block `kBlockIndex` of the rhs panel starting at `column`
@@ -325,10 +337,14 @@ private:
     emitCountedLoop(
         b_, full,
         [&](llvm::Value *t) {
-          // A packed unit holds one main tile of the rhs.
+          llvm::Value *column = add(begin, mul(t, tileColumns));
+          // A packed unit holds one main tile of the rhs; the widened rhs
+          // holds every main tile's panel, K steps each.
           if (packing_)
             panel_ = panelBuffer_;
-          emitTile(row, rows, add(begin, mul(t, tileColumns)), tiling_.widths, kBlockIndex);
+          else if (widenedRhs_)
+            panel_ = gep(widenedRhs_, mul(column, widenedRhsSteps_));
+          emitTile(row, rows, column, tiling_.widths, kBlockIndex);
           panel_ = nullptr;
         },
         "jr");
@@ -412,6 +428,124 @@ private:
           },
           "kl");
     }
+  }
+
+  /// How many contracting steps the widened rhs holds (every one), or 0
+  /// when the rhs is read in place: see prepareWidenedRhs.
+  int64_t widenedRhsSteps() const {
+    const OperandStrides &rhs = plan_.operand[1];
+    const int64_t panels = plan_.columns / tiling_.tileColumns();
+    if (!widensRhsOnce_ || plan_.type != PrimitiveType::F32 ||
+        (plan_.rhsType != PrimitiveType::F16 && plan_.rhsType != PrimitiveType::BF16) || blockK_ ||
+        tiling_.lanes == 1 || rhs.row != 0 || rhs.column == 0 || panels == 0)
+      return 0;
+    int64_t steps = 1, outer = 1;
+    for (int64_t dim : plan_.contractingDims)
+      steps *= dim;
+    for (int64_t dim : plan_.outerDims)
+      outer *= dim;
+    // Widened per outer index where the rhs varies along it (a batched
+    // product), else once for all of them: worth it when more than one row
+    // tile reads each widening.
+    if (llvm::any_of(rhs.outer, [](int64_t stride) { return stride != 0; }))
+      outer = 1;
+    const int64_t bytes = panels * tiling_.tileColumns() * steps * 4;
+    return bytes <= kMaxWidenedRhsBytes && outer * rowTiles() > 1 ? steps : 0;
+  }
+
+  /// Widens the rhs once, before any tile reads it, into a stack buffer laid
+  /// out as packed panels of every contracting step (one per main tile of
+  /// columns; the tail tiles read the rhs in place), when the rhs is the same
+  /// for every row and small enough to stay in the first-level cache (the
+  /// weights of a 1x1 or depthwise convolution; each head's keys and values
+  /// in attention, which a batched product widens per outer index).
+  /// Widening half weights in every row tile costs a conversion per vector
+  /// and row tile that competes with the multiply-adds for ports (x86-64:
+  /// vcvtph2ps is two micro-operations on the multiply-add ports); the tiles
+  /// then read f32 vectors as an f32 contraction does.
+  void prepareWidenedRhs() {
+    widenedRhsSteps_ = widenedRhsSteps();
+    if (!widenedRhsSteps_)
+      return;
+    const int64_t panels = plan_.columns / tiling_.tileColumns();
+    widenedRhs_ =
+        local_(llvm::ArrayType::get(element_, panels * tiling_.tileColumns() * widenedRhsSteps_));
+    widenedRhs_->setAlignment(llvm::Align(64));
+  }
+
+  /// Fills the widened rhs from the rhs at base_[1].
+  void widenRhs() {
+    const int64_t width = tiling_.tileColumns();
+    const int64_t panels = plan_.columns / width;
+    const llvm::SmallVector<int64_t, 4> linear = rowMajorStrides(plan_.contractingDims);
+    emitCountedLoop(
+        b_, index(panels),
+        [&](llvm::Value *panel) {
+          llvm::Value *column = mul(panel, width);
+          emitLoopNest(
+              b_, indexType_, plan_.contractingDims,
+              [&](IndexRef k) {
+                llvm::Value *offset = index(0), *step = index(0);
+                for (size_t c = 0; c < k.size(); ++c) {
+                  offset = add(offset, mul(k[c], plan_.operand[1].contracting[c]));
+                  step = add(step, mul(k[c], linear[c]));
+                }
+                llvm::Value *target =
+                    gep(widenedRhs_, add(mul(column, widenedRhsSteps_), mul(step, width)));
+                int64_t c = 0;
+                for (unsigned lanes : tiling_.widths) {
+                  b_.CreateAlignedStore(loadOperand(1, index(0), column, 0, c, lanes, offset),
+                                        gep(target, index(c)), panelAlignment());
+                  c += lanes;
+                }
+              },
+              "kw");
+        },
+        "pw");
+  }
+
+  /// How many elements of a half lhs widenWholeLhs widens (0: none): a
+  /// window sliding along the rows over values the columns share (DS-CNN's
+  /// first layer, one input channel), which the tiles would otherwise widen
+  /// value by value for every row and step (x86-64: vpbroadcastw and
+  /// vcvtph2ps per row, for a few multiply-adds), and whose rows the lhs
+  /// panel cannot hold.
+  int64_t wholeLhsElements() const {
+    const OperandStrides &lhs = plan_.operand[0];
+    if (!widensRhsOnce_ || plan_.type != PrimitiveType::F32 ||
+        (plan_.lhsType != PrimitiveType::F16 && plan_.lhsType != PrimitiveType::BF16) ||
+        tiling_.lanes == 1 || lhs.column != 0 || slidingWindowDimension() < 0)
+      return 0;
+    int64_t last = lhs.base + (plan_.rows - 1) * lhs.row;
+    bool forward = lhs.base >= 0 && lhs.row >= 0;
+    auto reach = [&](llvm::ArrayRef<int64_t> dims, llvm::ArrayRef<int64_t> strides) {
+      for (size_t d = 0; d < dims.size(); ++d) {
+        forward &= strides[d] >= 0;
+        last += (dims[d] - 1) * strides[d];
+      }
+    };
+    reach(plan_.outerDims, lhs.outer);
+    reach(plan_.contractingDims, lhs.contracting);
+    return forward && (last + 1) * 4 <= kMaxWidenedRhsBytes ? last + 1 : 0;
+  }
+
+  /// Widens the first `count` elements of the lhs into an f32 stack buffer,
+  /// a vector at a time, and reads the lhs from there as f32.
+  llvm::Value *widenWholeLhs(llvm::Value *lhs, int64_t count) {
+    llvm::AllocaInst *buffer = local_(llvm::ArrayType::get(element_, count));
+    buffer->setAlignment(llvm::Align(64));
+    const unsigned lanes = tiling_.lanes;
+    auto copy = [&](llvm::Value *offset, unsigned width) {
+      b_.CreateAlignedStore(loadArray(0, at(0, lhs, offset), width), gep(buffer, offset),
+                            alignment());
+    };
+    emitCountedLoop(
+        b_, index(count / lanes), [&](llvm::Value *v) { copy(mul(v, lanes), lanes); }, "lw");
+    for (int64_t i = count / lanes * lanes; i < count; ++i)
+      copy(index(i), 1);
+    plan_.lhsType = PrimitiveType::F32;
+    storage_[0] = element_;
+    return buffer;
   }
 
   static int64_t sumOf(llvm::ArrayRef<unsigned> widths) {
@@ -603,7 +737,7 @@ private:
                                    add(kOffset[1], index(j * plan_.operand[1].contracting.back())),
                                    kOffset[2]};
         if (panelStart)
-          kPanel = add(panelStart, index(j * packed_.panelColumns));
+          kPanel = add(panelStart, index(j * tiling_.tileColumns()));
         body(shifted, runs, j);
       }
       kPanel = panelStart;
@@ -635,6 +769,10 @@ private:
           b_, singles, [&](llvm::Value *i) { at(add(first, i), 1); }, "k");
     };
 
+    // The k step's offset in a panel holding every step (the widened rhs).
+    auto panelStep = [&](llvm::Value *linearStep) {
+      return panel_ ? mul(linearStep, tiling_.tileColumns()) : nullptr;
+    };
     if (blockK_) {
       llvm::Value *kBegin = mul(kBlockIndex, blockK_);
       llvm::Value *kEnd = b_.CreateBinaryIntrinsic(
@@ -655,14 +793,18 @@ private:
       emitLoopNest(
           b_, indexType_, dims.drop_back(),
           [&](IndexRef k) {
-            llvm::Value *base[2] = {index(0), index(0)};
-            for (size_t c = 0; c < k.size(); ++c)
+            llvm::Value *base[3] = {index(0), index(0), index(0)};
+            const llvm::SmallVector<int64_t, 4> linear = rowMajorStrides(plan_.contractingDims);
+            for (size_t c = 0; c < k.size(); ++c) {
               for (int side = 0; side < 2; ++side)
                 base[side] = add(base[side], mul(k[c], plan_.operand[side].contracting[c]));
+              base[2] = add(base[2], mul(k[c], linear[c]));
+            }
             emitSteps(index(dims.back()), [&](llvm::Value *i, unsigned n) {
-              llvm::Value *kOffset[3] = {nullptr, nullptr, index(0)};
+              llvm::Value *kOffset[3] = {nullptr, nullptr, add(base[2], i)};
               for (int side = 0; side < 2; ++side)
                 kOffset[side] = add(base[side], mul(i, plan_.operand[side].contracting.back()));
+              kPanel = panelStep(kOffset[2]);
               if (n == 1)
                 return body(kOffset);
               steps(kOffset);
@@ -689,13 +831,17 @@ private:
                   kOffset[side] = add(kOffset[side], mul(k[c], plan_.operand[side].contracting[c]));
               kOffset[2] = add(kOffset[2], mul(k[c], linear[c]));
             }
-            if (unrolled < 0)
+            if (unrolled < 0) {
+              kPanel = panelStep(kOffset[2]);
               return body(kOffset);
+            }
             for (int64_t u = 0; u < plan_.contractingDims[unrolled]; ++u) {
-              llvm::Value *shifted[3] = {nullptr, nullptr, kOffset[2]};
+              llvm::Value *shifted[3] = {nullptr, nullptr,
+                                         add(kOffset[2], index(u * linear[unrolled]))};
               for (int side = 0; side < 2; ++side)
                 shifted[side] =
                     add(kOffset[side], index(u * plan_.operand[side].contracting[unrolled]));
+              kPanel = panelStep(shifted[2]);
               body(shifted);
             }
           },
@@ -727,7 +873,8 @@ private:
 
   llvm::IRBuilderBase &b_;
   llvm::Type *indexType_;
-  const ContractionPlan &plan_;
+  /// A copy: a half lhs widened whole is f32 from then on (widenWholeLhs).
+  ContractionPlan plan_;
   ContractionTiling tiling_;
   PackedSchedule packed_;
   unsigned kSteps_;   ///< contracting steps taken at once (lhsRunSteps)
@@ -738,6 +885,9 @@ private:
   /// where widening the scalar first takes four: movzwl, vmovd, vcvtph2ps,
   /// vbroadcastss).
   bool splatsHalfBits_;
+  /// The target has stack for the widened rhs (64-bit targets, not
+  /// microcontrollers).
+  bool widensRhsOnce_;
   llvm::Type *element_;    ///< the sums' element type
   llvm::Type *storage_[3]; ///< the element types lhs, rhs and the result are stored as
   llvm::function_ref<llvm::AllocaInst *(llvm::Type *)> local_;
@@ -749,6 +899,9 @@ private:
   static constexpr int64_t kMaxUnrolledWindow = 8;
   static constexpr int64_t kPrefetchMinBytes = 32 * 1024;
   static constexpr int64_t kMaxLhsPanelBytes = 64 * 1024;
+  static constexpr int64_t kMaxWidenedRhsBytes = 32 * 1024;
+  llvm::AllocaInst *widenedRhs_ = nullptr; ///< the rhs widened once (prepareWidenedRhs)
+  int64_t widenedRhsSteps_ = 0;
   llvm::AllocaInst *lhsPanel_ = nullptr; ///< widened lhs rows of the row tile
   int64_t lhsPanelSteps_ = 0;
   llvm::AllocaInst *panelBuffer_ = nullptr; ///< one k block of a packed panel
@@ -836,7 +989,7 @@ void emitContraction(llvm::IRBuilderBase &builder, llvm::Type *indexType,
   const bool hardwareHalf = spec ? target::hasHalfConversions(*spec) : triple.isAArch64();
   ContractionKernel kernel(builder, indexType, plan, tiling, packedSchedule(plan, tiling, triple),
                            lhsRunSteps(plan, triple), triple.isX86(), hardwareHalf,
-                           hardwareHalf && triple.isX86());
+                           hardwareHalf && triple.isX86(), triple.isArch64Bit());
   kernel.emit(lhs, rhs, out, local, splitBegin, splitEnd, epilogue);
 }
 
