@@ -282,37 +282,59 @@ void FunctionEmitter::emitPaddedInputConvolution(const hlo::Instruction &instruc
     if (weights.opcode() == hlo::Opcode::Constant && weights.attributes().literal &&
         !weights.attributes().literalElided)
       plan.rhsValues = &*weights.attributes().literal; // laid out for the instructions
-  // The boxes run one after the other in one call, never depth-first nor
-  // split into tasks: their result rows interleave.
+  // The boxes' split loops run one after the other as one range, which
+  // tasks share out; never depth-first: the boxes' result rows interleave.
   flushChain();
   if (prelude)
     prelude();
   double work = 0;
-  for (const ContractionPlan &plan : plans)
+  int64_t extent = 0;
+  llvm::SmallVector<int64_t, 16> firsts;
+  for (const ContractionPlan &plan : plans) {
     work += contractionWork(plan);
-  RangedOp ranged = createRangedOp(instruction, 1, work, [&](llvm::Value *, llvm::Value *) {
-    // Stack slots are shared by the boxes: the n-th slot a box asks for
-    // reuses the previous boxes' n-th of the same type.
-    std::vector<llvm::AllocaInst *> slots;
-    size_t next = 0;
-    auto local = [&](llvm::Type *type) {
-      const size_t n = next++;
-      if (n < slots.size() && slots[n]->getAllocatedType() == type)
-        return slots[n];
-      llvm::AllocaInst *slot = createLocal(type, "sum");
-      if (n < slots.size())
-        slots[n] = slot;
-      else
-        slots.push_back(slot);
-      return slot;
-    };
-    for (const ContractionPlan &plan : plans) {
-      next = 0;
-      emitContraction(builder_, indexType_, plan, triple, target_,
-                      address(assignment_.slice(&input)), address(assignment_.slice(&weights)),
-                      address(out), local, nullptr, nullptr, epilogue);
-    }
-  });
+    firsts.push_back(extent);
+    extent += contractionSplitExtent(plan, triple, target_);
+  }
+  RangedOp ranged =
+      createRangedOp(instruction, extent, work, [&](llvm::Value *begin, llvm::Value *end) {
+        // Stack slots are shared by the boxes: the n-th slot a box asks for
+        // reuses the previous boxes' n-th of the same type.
+        std::vector<llvm::AllocaInst *> slots;
+        size_t next = 0;
+        auto local = [&](llvm::Type *type) {
+          const size_t n = next++;
+          if (n < slots.size() && slots[n]->getAllocatedType() == type)
+            return slots[n];
+          llvm::AllocaInst *slot = createLocal(type, "sum");
+          if (n < slots.size())
+            slots[n] = slot;
+          else
+            slots.push_back(slot);
+          return slot;
+        };
+        for (auto [plan, first] : llvm::zip(plans, firsts)) {
+          // The part of [begin, end) inside this box's split loop.
+          const int64_t boxExtent = contractionSplitExtent(plan, triple, target_);
+          auto clamped = [&](llvm::Value *at) {
+            llvm::Value *inside = builder_.CreateSub(at, llvm::ConstantInt::get(indexType_, first));
+            inside = builder_.CreateBinaryIntrinsic(llvm::Intrinsic::smax, inside,
+                                                    llvm::ConstantInt::get(indexType_, 0));
+            return builder_.CreateBinaryIntrinsic(llvm::Intrinsic::smin, inside,
+                                                  llvm::ConstantInt::get(indexType_, boxExtent));
+          };
+          llvm::Value *boxBegin = clamped(begin), *boxEnd = clamped(end);
+          next = 0;
+          emitIf(
+              builder_.CreateICmpSLT(boxBegin, boxEnd),
+              [&] {
+                emitContraction(builder_, indexType_, plan, triple, target_,
+                                address(assignment_.slice(&input)),
+                                address(assignment_.slice(&weights)), address(out), local, boxBegin,
+                                boxEnd, epilogue);
+              },
+              "box");
+        }
+      });
   emitRangedOpRun(ranged);
 }
 
