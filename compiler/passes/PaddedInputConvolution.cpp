@@ -123,7 +123,7 @@ std::vector<int64_t> skippedTapSums(const hlo::Instruction &convolution,
         index[d] = 0;
   }
   for (int64_t &sum : sums)
-    sum = int64_t(uint32_t(uint64_t(sum) * uint64_t(padValue)));
+    sum = int32_t(uint32_t(uint64_t(sum) * uint64_t(padValue)));
   return sums;
 }
 
