@@ -11,7 +11,10 @@
 // which is exactly the order the reference evaluator sums products in.
 // Positive padding is made explicit beforehand (passes::ConvolutionPadding)
 // because padding takes part in the sum as 0 * w; lhs dilation is not, since
-// dilation holes do not, and such convolutions stay elemental.
+// dilation holes do not, and such convolutions stay elemental. An integer
+// depthwise convolution whose output fusion took in that pad (or a model's
+// own zero-point pad) reads it in place instead, as one such contraction per
+// box of outputs with the taps inside the input (passes/PaddedInputConvolution.h).
 //
 // Directions of size one are dropped. Columns run along the direction the
 // result is contiguous in (the output feature for NHWC results, or the group
@@ -23,12 +26,22 @@
 #include "codegen/ContractionKernel.h"
 #include "codegen/FunctionEmitter.h"
 #include "passes/ContractionTypes.h"
+#include "passes/PaddedInputConvolution.h"
 
 namespace mote::codegen {
 
 using hlo::PrimitiveType;
 
 namespace {
+
+/// One box of a convolution that reads a pad of its input in place
+/// (passes/PaddedInputConvolution.h): the unpadded input, the pad's low edge
+/// and the box's run of each spatial dimension.
+struct ConvolutionBox {
+  const hlo::Shape *input = nullptr;
+  llvm::SmallVector<int64_t, 4> low;
+  llvm::SmallVector<passes::WindowRun, 4> runs;
+};
 
 /// One direction of the loop space: its extent and how far it moves in
 /// lhs, rhs and result.
@@ -38,7 +51,7 @@ struct Direction {
 };
 
 bool planConvolution(const hlo::Instruction &instruction, ContractionPlan &plan, std::string *why,
-                     const ResultPlacement *placement) {
+                     const ResultPlacement *placement, const ConvolutionBox *box = nullptr) {
   auto fail = [&](const char *message) {
     if (why)
       *why = message;
@@ -47,7 +60,7 @@ bool planConvolution(const hlo::Instruction &instruction, ContractionPlan &plan,
   if (instruction.opcode() != hlo::Opcode::Convolution || instruction.operandCount() != 2)
     return fail("not a convolution");
   const hlo::Shape &result = instruction.shape();
-  const hlo::Shape &input = instruction.operand(0)->shape();
+  const hlo::Shape &input = box ? *box->input : instruction.operand(0)->shape();
   const hlo::Shape &kernel = instruction.operand(1)->shape();
   if (!result.isArray() || !input.isArray() || !kernel.isArray())
     return fail("convolution of non-arrays");
@@ -88,9 +101,18 @@ bool planConvolution(const hlo::Instruction &instruction, ContractionPlan &plan,
   llvm::SmallVector<Direction, 6> directions;
   directions.push_back({result.dim(numbers.outputBatchDimension), in[numbers.inputBatchDimension],
                         0, out[numbers.outputBatchDimension]});
+  if (box && (box->runs.size() != spatial || box->low.size() != spatial))
+    return fail("malformed convolution box");
+  // The outputs and window taps of each spatial dimension the plan covers.
+  auto outputs = [&](size_t d) {
+    return box ? box->runs[d].outEnd - box->runs[d].outBegin
+               : result.dim(numbers.outputSpatialDimensions[d]);
+  };
+  auto taps = [&](size_t d) {
+    return box ? box->runs[d].tapEnd - box->runs[d].tapBegin : window[d].size;
+  };
   for (size_t d = 0; d < spatial; ++d)
-    directions.push_back({result.dim(numbers.outputSpatialDimensions[d]),
-                          window[d].stride * in[numbers.inputSpatialDimensions[d]], 0,
+    directions.push_back({outputs(d), window[d].stride * in[numbers.inputSpatialDimensions[d]], 0,
                           out[numbers.outputSpatialDimensions[d]]});
   const int64_t inFeature = in[numbers.inputFeatureDimension];
   const int64_t kOut = k[numbers.kernelOutputFeatureDimension];
@@ -101,7 +123,7 @@ bool planConvolution(const hlo::Instruction &instruction, ContractionPlan &plan,
 
   llvm::SmallVector<Direction, 4> contracting;
   for (size_t d = 0; d < spatial; ++d)
-    contracting.push_back({window[d].size,
+    contracting.push_back({taps(d),
                            window[d].windowDilation * in[numbers.inputSpatialDimensions[d]],
                            k[numbers.kernelSpatialDimensions[d]], 0});
   contracting.push_back({groupInputFeatures, inFeature, k[numbers.kernelInputFeatureDimension], 0});
@@ -112,6 +134,16 @@ bool planConvolution(const hlo::Instruction &instruction, ContractionPlan &plan,
   // Negative padding crops: the window starts that far into the input.
   for (size_t d = 0; d < spatial; ++d)
     plan.operand[0].base -= window[d].paddingLow * in[numbers.inputSpatialDimensions[d]];
+  // A box starts at its first output, reading its first tap inside the
+  // unpadded input.
+  for (size_t d = 0; box && d < spatial; ++d) {
+    const passes::WindowRun &run = box->runs[d];
+    plan.operand[0].base +=
+        (run.outBegin * window[d].stride + run.tapBegin * window[d].windowDilation - box->low[d]) *
+        in[numbers.inputSpatialDimensions[d]];
+    plan.operand[1].base += run.tapBegin * k[numbers.kernelSpatialDimensions[d]];
+    plan.result.base += run.outBegin * out[numbers.outputSpatialDimensions[d]];
+  }
   for (const Direction &direction : contracting)
     if (direction.size != 1) {
       plan.contractingDims.push_back(direction.size);
@@ -169,6 +201,141 @@ void FunctionEmitter::emitConvolution(const hlo::Instruction &instruction) {
     return emitElementalLoop(instruction);
   }
   emitPlannedContraction(instruction, plan, *instruction.operand(0), *instruction.operand(1));
+}
+
+} // namespace mote::codegen
+
+namespace mote::codegen {
+
+bool planPaddedInputConvolution(const hlo::Instruction &convolution, const hlo::Instruction &pad,
+                                const hlo::Literal &padValue, const hlo::Literal *weights,
+                                const ResultPlacement *placement, PaddedInputBoxes &boxes) {
+  if (!passes::readsPaddedInputInPlace(convolution, pad, &padValue, weights))
+    return false;
+  const hlo::InstructionAttributes &attributes = convolution.attributes();
+  const hlo::ConvolutionDimensionNumbers &numbers = attributes.convolutionDimensions;
+  const hlo::Shape &input = pad.operand(0)->shape();
+  ConvolutionBox box;
+  box.input = &input;
+  llvm::SmallVector<std::vector<passes::WindowRun>, 4> runs;
+  for (auto [d, inputDim] : llvm::enumerate(numbers.inputSpatialDimensions)) {
+    const hlo::WindowDimension &window = attributes.window[d];
+    box.low.push_back(pad.attributes().padding[size_t(inputDim)].low);
+    runs.push_back(passes::windowRuns(
+        input.dim(inputDim), convolution.shape().dim(numbers.outputSpatialDimensions[d]),
+        window.size, window.stride, window.windowDilation, box.low.back()));
+  }
+  const int64_t value = padValue.getAsInt64(0);
+  // Every combination of one run per spatial dimension, the last fastest.
+  llvm::SmallVector<size_t, 4> at(runs.size(), 0);
+  box.runs.resize(runs.size());
+  boxes = PaddedInputBoxes();
+  for (;;) {
+    for (size_t d = 0; d < runs.size(); ++d)
+      box.runs[d] = runs[d][at[d]];
+    ContractionPlan plan;
+    if (!planConvolution(convolution, plan, nullptr, placement, &box))
+      return false;
+    std::vector<int64_t> skipped =
+        value && weights ? passes::skippedTapSums(convolution, *weights, value, box.runs)
+                         : std::vector<int64_t>(size_t(plan.columns), 0);
+    if (int64_t(skipped.size()) != plan.columns)
+      return false;
+    hlo::Literal &starts =
+        boxes.columnStarts.emplace_back(hlo::Shape::array(hlo::PrimitiveType::S32, {plan.columns}));
+    for (auto [column, sum] : llvm::enumerate(skipped))
+      starts.setFromInt64(int64_t(column), int32_t(uint32_t(uint64_t(sum))));
+    if (value)
+      plan.columnBias = &starts;
+    boxes.plans.push_back(std::move(plan));
+    size_t d = runs.size();
+    while (d > 0 && ++at[d - 1] == runs[d - 1].size())
+      at[--d] = 0;
+    if (d == 0)
+      return true;
+  }
+}
+
+void addColumnBias(PaddedInputBoxes &boxes, const hlo::Literal &bias) {
+  for (auto [plan, starts] : llvm::zip(boxes.plans, boxes.columnStarts)) {
+    for (int64_t column = 0; column < plan.columns; ++column) {
+      const int64_t sum =
+          starts.getAsInt64(column) + bias.getAsInt64(bias.elementCount() == 1 ? 0 : column);
+      starts.setFromInt64(column, int32_t(uint32_t(uint64_t(sum))));
+    }
+    plan.columnBias = &starts;
+  }
+}
+
+void FunctionEmitter::emitPaddedInputConvolution(const hlo::Instruction &instruction,
+                                                 const PaddedInputBoxes &boxes,
+                                                 const hlo::Instruction &input,
+                                                 const hlo::Instruction &weights,
+                                                 ContractionEpilogue epilogue,
+                                                 llvm::function_ref<void()> prelude) {
+  const BufferSlice &out = assignment_.slice(&instruction);
+  if (out.kind == BufferSlice::Kind::Empty)
+    return;
+  llvm::Triple triple(module_.getTargetTriple());
+  std::vector<ContractionPlan> plans = boxes.plans;
+  for (ContractionPlan &plan : plans)
+    if (weights.opcode() == hlo::Opcode::Constant && weights.attributes().literal &&
+        !weights.attributes().literalElided)
+      plan.rhsValues = &*weights.attributes().literal; // laid out for the instructions
+  // The boxes' split loops run one after the other as one range, which
+  // tasks share out; never depth-first: the boxes' result rows interleave.
+  flushChain();
+  if (prelude)
+    prelude();
+  double work = 0;
+  int64_t extent = 0;
+  llvm::SmallVector<int64_t, 16> firsts;
+  for (const ContractionPlan &plan : plans) {
+    work += contractionWork(plan);
+    firsts.push_back(extent);
+    extent += contractionSplitExtent(plan, triple, target_);
+  }
+  RangedOp ranged =
+      createRangedOp(instruction, extent, work, [&](llvm::Value *begin, llvm::Value *end) {
+        // Stack slots are shared by the boxes: the n-th slot a box asks for
+        // reuses the previous boxes' n-th of the same type.
+        std::vector<llvm::AllocaInst *> slots;
+        size_t next = 0;
+        auto local = [&](llvm::Type *type) {
+          const size_t n = next++;
+          if (n < slots.size() && slots[n]->getAllocatedType() == type)
+            return slots[n];
+          llvm::AllocaInst *slot = createLocal(type, "sum");
+          if (n < slots.size())
+            slots[n] = slot;
+          else
+            slots.push_back(slot);
+          return slot;
+        };
+        for (auto [plan, first] : llvm::zip(plans, firsts)) {
+          // The part of [begin, end) inside this box's split loop.
+          const int64_t boxExtent = contractionSplitExtent(plan, triple, target_);
+          auto clamped = [&](llvm::Value *at) {
+            llvm::Value *inside = builder_.CreateSub(at, llvm::ConstantInt::get(indexType_, first));
+            inside = builder_.CreateBinaryIntrinsic(llvm::Intrinsic::smax, inside,
+                                                    llvm::ConstantInt::get(indexType_, 0));
+            return builder_.CreateBinaryIntrinsic(llvm::Intrinsic::smin, inside,
+                                                  llvm::ConstantInt::get(indexType_, boxExtent));
+          };
+          llvm::Value *boxBegin = clamped(begin), *boxEnd = clamped(end);
+          next = 0;
+          emitIf(
+              builder_.CreateICmpSLT(boxBegin, boxEnd),
+              [&] {
+                emitContraction(builder_, indexType_, plan, triple, target_,
+                                address(assignment_.slice(&input)),
+                                address(assignment_.slice(&weights)), address(out), local, boxBegin,
+                                boxEnd, epilogue);
+              },
+              "box");
+        }
+      });
+  emitRangedOpRun(ranged);
 }
 
 } // namespace mote::codegen

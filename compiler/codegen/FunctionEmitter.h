@@ -27,6 +27,7 @@
 #include "llvm/IR/Module.h"
 
 #include <array>
+#include <deque>
 #include <optional>
 #include <string>
 
@@ -85,6 +86,23 @@ bool isTiledDot(const hlo::Instruction &instruction, std::string *why,
 bool isTiledConvolution(const hlo::Instruction &instruction, std::string *why,
                         ContractionPlan *plan = nullptr,
                         const ResultPlacement *placement = nullptr);
+
+/// A convolution that reads an edge pad of its input in place
+/// (passes/PaddedInputConvolution.h), as one plan per box of its outputs;
+/// each box's sums start from what its skipped taps add (`columnStarts`,
+/// the plans' columnBias when not all zero).
+struct PaddedInputBoxes {
+  std::vector<ContractionPlan> plans;
+  std::deque<hlo::Literal> columnStarts;
+};
+/// The boxes of `convolution`, whose operand 0 is `pad` (of `padValue`),
+/// `weights` its kernel's values if constant (ConvolutionEmitter.cpp);
+/// false if it cannot read `pad` in place.
+bool planPaddedInputConvolution(const hlo::Instruction &convolution, const hlo::Instruction &pad,
+                                const hlo::Literal &padValue, const hlo::Literal *weights,
+                                const ResultPlacement *placement, PaddedInputBoxes &boxes);
+/// Adds `bias` (one s32 value, or one per column) to every box's start.
+void addColumnBias(PaddedInputBoxes &boxes, const hlo::Literal &bias);
 
 class FunctionEmitter {
 public:
@@ -667,6 +685,14 @@ public:
                               ContractionEpilogue epilogue = nullptr,
                               llvm::function_ref<void()> prelude = nullptr);
 
+  /// The boxes of a convolution reading a pad of `input` in place, one
+  /// after the other, as emitPlannedContraction does one plan
+  /// (ConvolutionEmitter.cpp).
+  void emitPaddedInputConvolution(const hlo::Instruction &instruction,
+                                  const PaddedInputBoxes &boxes, const hlo::Instruction &input,
+                                  const hlo::Instruction &weights, ContractionEpilogue epilogue,
+                                  llvm::function_ref<void()> prelude);
+
   //===--- Chains of contractions (ContractionChains.cpp) -----------------===//
 
   /// A tiled contraction whose call waits, so that a run of them, each
@@ -701,8 +727,9 @@ public:
   void emitFusion(const hlo::Instruction &fusion);
   /// A fusion of a tiled dot or convolution and the elementwise ops over its
   /// result (FusionEmitter.cpp).
+  /// With `boxes`, the convolution reads a pad of its input in place.
   void emitOutputFusion(const hlo::Instruction &fusion, const hlo::Instruction &contraction,
-                        const ContractionPlan &plan);
+                        const ContractionPlan &plan, PaddedInputBoxes *boxes = nullptr);
   /// Stores the pad value of `pad` (the root of `fusion`) in the edges of
   /// the fusion's result at `base`.
   void emitPadEdges(const hlo::Instruction &fusion, const hlo::Instruction &pad, llvm::Value *base);

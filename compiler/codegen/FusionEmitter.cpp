@@ -74,6 +74,27 @@ const hlo::Instruction *rootPad(const hlo::Instruction &fusion) {
   return root->opcode() == Opcode::Pad ? root : nullptr;
 }
 
+/// The pad of a convolution's input fused with it, which its kernel reads
+/// in place (passes/PaddedInputConvolution.h), if there is one.
+const hlo::Instruction *inputPad(const hlo::Instruction &contraction) {
+  const hlo::Instruction *lhs = contraction.operand(0);
+  return contraction.opcode() == Opcode::Convolution && lhs->opcode() == Opcode::Pad ? lhs
+                                                                                     : nullptr;
+}
+
+/// The value of `instruction` inside `fusion` if it is a constant, or a
+/// parameter the fusion passes a constant to; else null.
+const hlo::Literal *fusedConstant(const hlo::Instruction &fusion,
+                                  const hlo::Instruction &instruction) {
+  const hlo::Instruction *value = &instruction;
+  if (value->opcode() == Opcode::Parameter)
+    value = fusion.operand(size_t(value->attributes().parameterNumber));
+  if (value->opcode() != Opcode::Constant || !value->attributes().literal ||
+      value->attributes().literalElided)
+    return nullptr;
+  return &*value->attributes().literal;
+}
+
 /// Where the contraction's elements sit in the fusion's result: row-major
 /// in the padded array, shifted by the low edges.
 ResultPlacement placementInside(const hlo::Instruction &pad) {
@@ -106,7 +127,9 @@ bool fitsOutputFusion(const hlo::Instruction &fusion, const hlo::Instruction &co
       fusion.shape().elementType() != contraction.shape().elementType())
     return false;
   return llvm::all_of(contraction.operands(),
-                      [](const hlo::Instruction *operand) {
+                      [&](const hlo::Instruction *operand) {
+                        if (operand == inputPad(contraction))
+                          operand = operand->operand(0);
                         return operand->opcode() == Opcode::Parameter;
                       }) &&
          contraction.shape().dims() == dims && !dims.empty() && plan.result.column == 1 &&
@@ -210,11 +233,19 @@ void FunctionEmitter::emitFusion(const hlo::Instruction &fusion) {
     if (pad)
       inside = placementInside(*pad);
     const ResultPlacement *placement = pad ? &inside : nullptr;
-    const bool tiled = contraction->opcode() == Opcode::Dot
-                           ? isTiledDot(*contraction, nullptr, &plan, placement)
-                           : isTiledConvolution(*contraction, nullptr, &plan, placement);
+    bool tiled = contraction->opcode() == Opcode::Dot
+                     ? isTiledDot(*contraction, nullptr, &plan, placement)
+                     : isTiledConvolution(*contraction, nullptr, &plan, placement);
+    PaddedInputBoxes boxes;
+    if (const hlo::Instruction *padded = inputPad(*contraction)) {
+      const hlo::Literal *value = fusedConstant(fusion, *padded->operand(1));
+      tiled = tiled && value &&
+              planPaddedInputConvolution(*contraction, *padded, *value,
+                                         fusedConstant(fusion, *contraction->operand(1)), placement,
+                                         boxes);
+    }
     if (tiled && fitsOutputFusion(fusion, *contraction, plan))
-      return emitOutputFusion(fusion, *contraction, plan);
+      return emitOutputFusion(fusion, *contraction, plan, boxes.plans.empty() ? nullptr : &boxes);
     // Otherwise the contraction is generated element by element like the
     // rest of the fusion.
   }
@@ -239,7 +270,7 @@ void FunctionEmitter::emitFusion(const hlo::Instruction &fusion) {
 
 void FunctionEmitter::emitOutputFusion(const hlo::Instruction &fusion,
                                        const hlo::Instruction &contraction,
-                                       const ContractionPlan &plan) {
+                                       const ContractionPlan &plan, PaddedInputBoxes *boxes) {
   const hlo::Instruction *pad = rootPad(fusion);
   // The value stored at each element the kernel computes: the root, or the
   // operand of the pad the fusion ends in.
@@ -251,6 +282,8 @@ void FunctionEmitter::emitOutputFusion(const hlo::Instruction &fusion,
   if (std::optional<FoldedBias> bias = foldableBias(fusion, contraction, plan)) {
     stored = bias->add;
     kernelPlan.columnBias = bias->values;
+    if (boxes)
+      addColumnBias(*boxes, *bias->values);
   }
   llvm::ArrayRef<int64_t> dims = fusion.shape().dims();
   llvm::SmallVector<int64_t, 4> shift(dims.size(), 0);
@@ -293,14 +326,21 @@ void FunctionEmitter::emitOutputFusion(const hlo::Instruction &fusion,
         "e");
   };
   auto operand = [&](size_t i) -> const hlo::Instruction & {
-    return *fusion.operand(
-        static_cast<size_t>(contraction.operand(i)->attributes().parameterNumber));
+    const hlo::Instruction *read = contraction.operand(i);
+    if (read == inputPad(contraction))
+      read = read->operand(0);
+    return *fusion.operand(static_cast<size_t>(read->attributes().parameterNumber));
   };
   // The edges are written first, the kernel fills the rest.
   auto edges = [&] {
     emitOutlined(fusion, [&] { emitPadEdges(fusion, *pad, address(assignment_.slice(&fusion))); });
   };
   // A pad of what the kernel stores has nothing to rewrite.
+  if (boxes)
+    return emitPaddedInputConvolution(fusion, *boxes, operand(0), operand(1),
+                                      &result == stored ? ContractionEpilogue()
+                                                        : ContractionEpilogue(epilogue),
+                                      pad ? llvm::function_ref<void()>(edges) : nullptr);
   emitPlannedContraction(fusion, kernelPlan, operand(0), operand(1),
                          &result == stored ? ContractionEpilogue() : ContractionEpilogue(epilogue),
                          pad ? llvm::function_ref<void()>(edges) : nullptr);

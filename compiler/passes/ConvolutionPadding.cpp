@@ -8,6 +8,9 @@
 // the kernel is reversed by a `reverse` (the same products in the same
 // order). Negative padding stays: it only crops.
 //
+// An integer depthwise convolution's pad then joins its output fusion, and
+// the kernel reads it in place (PaddedInputConvolution.h): no padded copy.
+//
 // Only convolutions the kernel can then tile are rewritten (ContractionTypes.h, no lhs
 // dilation, no batch groups); lhs dilation is left alone because its holes do
 // not take part in the sums.

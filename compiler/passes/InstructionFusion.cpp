@@ -29,7 +29,9 @@
 // integer one hands each tile's s32 sums to the group through a buffer of
 // its own, so its root may have any type. The kernel then rewrites each
 // result element right after computing it; its operands stay in buffers,
-// since the kernel reads them many times each.
+// since the kernel reads them many times each, except an edge pad of an
+// integer convolution's input, which joins the group and is read in place
+// (PaddedInputConvolution.h), so the padded array is never stored.
 //
 // Each group is convex by construction (every member but the root has all
 // its users inside the group), so replacing it by one instruction keeps the
@@ -39,6 +41,7 @@
 
 #include "passes/ComputationEdit.h"
 #include "passes/ContractionTypes.h"
+#include "passes/PaddedInputConvolution.h"
 #include "passes/Passes.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -237,6 +240,8 @@ private:
     /// The dot or convolution of an output fusion: its operands are read
     /// from buffers by its kernel, never generated.
     const Instruction *contraction = nullptr;
+    /// The pad of the contraction's input its kernel reads in place.
+    const Instruction *inputPad = nullptr;
   };
 
   void collectUsers() {
@@ -261,9 +266,13 @@ private:
       return false;
     if (narrowsContractionForReduction(group, producer))
       return false;
-    for (auto [user, index] : users_.lookup(&producer))
-      if (user == group.contraction)
+    for (auto [user, index] : users_.lookup(&producer)) {
+      if (user == group.contraction && !readInPlace(group, producer))
         return false;
+      // What the kernel pads as it reads stays in a buffer of its own.
+      if (user == group.inputPad && index == 0)
+        return false;
+    }
     if (!isExpensive(producer))
       return true;
     for (auto [user, index] : users_.lookup(&producer))
@@ -271,6 +280,23 @@ private:
           (rereadsOperand(*user, index) || group.reread.count(user)))
         return false;
     return true;
+  }
+
+  /// Whether `producer` is an edge pad of the group's convolution's input
+  /// that the kernel reads in place (PaddedInputConvolution.h): it joins,
+  /// and the padded array is never stored.
+  bool readInPlace(const Group &group, const Instruction &producer) const {
+    if (producer.opcode() != Opcode::Pad || group.inputPad || users_.lookup(&producer).size() != 1)
+      return false;
+    auto literal = [](const Instruction &instruction) -> const hlo::Literal * {
+      const hlo::InstructionAttributes &attributes = instruction.attributes();
+      if (instruction.opcode() != Opcode::Constant || !attributes.literal ||
+          attributes.literalElided)
+        return nullptr;
+      return &*attributes.literal;
+    };
+    return readsPaddedInputInPlace(*group.contraction, producer, literal(*producer.operand(1)),
+                                   literal(*group.contraction->operand(1)));
   }
 
   /// Whether `producer` narrows the result of an elementwise chain that
@@ -388,8 +414,12 @@ private:
         for (GroupId id : candidates)
           fits = fits && accepts(groups_[id], *instruction);
         if (fits) {
-          for (GroupId id : candidates)
+          for (GroupId id : candidates) {
             join(id, instruction);
+            for (auto [user, index] : users_.lookup(instruction))
+              if (instruction->opcode() == Opcode::Pad && user == groups_[id].contraction)
+                groups_[id].inputPad = instruction;
+          }
           continue;
         }
       }
