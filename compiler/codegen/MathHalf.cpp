@@ -169,10 +169,13 @@ Value *emitF32ToBF16(IRBuilderBase &b, Value *x) {
   IntIR i(b, x->getType(), 32);
   Value *bits = b.CreateBitCast(x, i.ty);
   Value *abs = i.band(bits, 0x7fffffff);
-  Value *nan = i.bor(i.shr(bits, 16), i.k(0x40));
-  Value *rounded = i.shr(i.add(i.add(bits, i.k(0x7fff)), i.band(i.shr(bits, 16), 1)), 16);
-  Value *r = i.sel(i.ugt(abs, 0x7f800000), nan, rounded);
-  return b.CreateTrunc(r, IntIR::withWidth(x->getType(), 16));
+  // The rounded value as f32 bits first (low half cleared), then its top
+  // half: a consumer that widens it again (a bias add's relu) folds to the
+  // f32 bits, where narrowing and widening again would cost two shifts.
+  Value *quietNan = i.bor(bits, i.k(0x00400000));
+  Value *rounded = i.add(i.add(bits, i.k(0x7fff)), i.band(i.shr(bits, 16), 1));
+  Value *wide = i.band(i.sel(i.ugt(abs, 0x7f800000), quietNan, rounded), 0xffff0000);
+  return b.CreateTrunc(i.shr(wide, 16), IntIR::withWidth(x->getType(), 16));
 }
 
 } // namespace mote::codegen::math
