@@ -148,6 +148,34 @@ bool holdsNoSignallingBF16(llvm::Value *bits) {
   return true;
 }
 
+/// Marks half bits narrowed without rounding from an f32 value (a maximum,
+/// minimum or clamp's result is one of its widened operands), so widening
+/// them again gives that value back: the bits are a cast of it (f16's
+/// fptrunc, bf16's top half), reached through first operands.
+constexpr const char *kExactNarrowingKind = "mote.exact-narrowing";
+
+llvm::Value *markExactNarrowing(llvm::Value *bits) {
+  if (auto *instruction = llvm::dyn_cast<llvm::Instruction>(bits))
+    instruction->setMetadata(kExactNarrowingKind, llvm::MDNode::get(bits->getContext(), {}));
+  return bits;
+}
+
+/// The f32 value `bits` were narrowed from by markExactNarrowing's casts, or
+/// null.
+llvm::Value *exactlyNarrowedFrom(llvm::Value *bits) {
+  auto *instruction = llvm::dyn_cast<llvm::Instruction>(bits);
+  if (!instruction || !instruction->getMetadata(kExactNarrowingKind))
+    return nullptr;
+  llvm::Value *source = instruction;
+  while (!source->getType()->getScalarType()->isFloatTy()) {
+    auto *cast = llvm::dyn_cast<llvm::Instruction>(source);
+    if (!cast || cast->getNumOperands() == 0)
+      return nullptr;
+    source = cast->getOperand(0);
+  }
+  return source;
+}
+
 /// `like`'s shape (scalar or vector) with elements of `element`.
 llvm::Type *shapedLike(llvm::Type *like, llvm::Type *element) {
   if (auto *vector = llvm::dyn_cast<llvm::VectorType>(like))
@@ -178,6 +206,8 @@ llvm::Value *narrowToF16(llvm::IRBuilderBase &builder, llvm::Value *value, bool 
 }
 
 llvm::Value *toCompute(llvm::IRBuilderBase &builder, PrimitiveType type, llvm::Value *value) {
+  if (llvm::Value *exact = exactlyNarrowedFrom(value))
+    return exact; // relu6's minimum reads its maximum's f32 result
   if (type == PrimitiveType::F16)
     return widenF16(builder, value, convertsF16InHardware(builder));
   if (type == PrimitiveType::BF16)
@@ -199,6 +229,13 @@ llvm::Value *fromCompute(llvm::IRBuilderBase &builder, PrimitiveType type, llvm:
 
 llvm::Value *fromComputeSelected(llvm::IRBuilderBase &builder, PrimitiveType type,
                                  llvm::Value *value, llvm::ArrayRef<llvm::Value *> operands) {
+  if (type == PrimitiveType::F16) {
+    llvm::Value *bits = fromCompute(builder, type, value);
+    auto *cast = llvm::dyn_cast<llvm::BitCastInst>(bits);
+    if (cast && llvm::isa<llvm::FPTruncInst>(cast->getOperand(0)))
+      return markExactNarrowing(bits); // the target's conversion, not integer code
+    return bits;
+  }
   if (type != PrimitiveType::BF16)
     return fromCompute(builder, type, value);
   llvm::Type *bitsType = shapedLike(value->getType(), builder.getInt32Ty());
@@ -206,12 +243,14 @@ llvm::Value *fromComputeSelected(llvm::IRBuilderBase &builder, PrimitiveType typ
                                         llvm::ConstantInt::get(bitsType, 16));
   // math::emitF32ToBF16 sets a NaN's quiet bit (0x40 of the bf16); operands
   // that were just rounded (a layer's bias add before its relu) have it.
-  if (operands.empty() || !llvm::all_of(operands, holdsNoSignallingBF16)) {
-    llvm::Value *quiet = builder.CreateOr(top, llvm::ConstantInt::get(bitsType, 0x40));
-    top = builder.CreateSelect(builder.CreateFCmpUNO(value, value), quiet, top);
+  const bool quiet = !operands.empty() && llvm::all_of(operands, holdsNoSignallingBF16);
+  if (!quiet) {
+    llvm::Value *quieted = builder.CreateOr(top, llvm::ConstantInt::get(bitsType, 0x40));
+    top = builder.CreateSelect(builder.CreateFCmpUNO(value, value), quieted, top);
   }
-  return markQuietBF16(
-      builder.CreateTrunc(top, shapedLike(value->getType(), builder.getInt16Ty())));
+  llvm::Value *bits =
+      markQuietBF16(builder.CreateTrunc(top, shapedLike(value->getType(), builder.getInt16Ty())));
+  return quiet ? markExactNarrowing(bits) : bits;
 }
 
 llvm::Value *zeroValue(llvm::IRBuilderBase &builder, PrimitiveType type) {
