@@ -109,6 +109,8 @@ SUBNORMAL_FLUSH_CASES = {
                     "reduce's 1e-40 * -inf is 0 * inf = NaN",
     "half_contractions": "a subnormal bf16 or f32 operand (1e-40) times an infinite one is "
                          "0 * inf = NaN, not inf",
+    "half_widened_weights": "a subnormal bf16 operand (1e-40) times an infinite one is "
+                            "0 * inf = NaN, not inf",
     "math_f32": "exp, logistic results below 2^-126 flushed; log, pow, cbrt, tanh, erf, atan2 "
                 "of +-1e-40 see a zero",
     "math_inverse_hyperbolic": "asin, atan, sinh, atanh, asinh of 1e-40 flushed to 0",
