@@ -4,6 +4,7 @@
 
 #include "codegen/MathEmitter.h"
 
+#include "llvm/Analysis/ConstantFolding.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -105,6 +106,76 @@ bool convertsF16InHardware(llvm::IRBuilderBase &builder) {
   return block && block->getModule() && block->getModule()->getModuleFlag(kHardwareF16Flag);
 }
 
+/// Marks bf16 bits that hold no signalling NaN: what rounding to bf16 gives
+/// (it quiets NaNs), so selecting among such values needs no quieting.
+constexpr const char *kQuietBF16Kind = "mote.bf16-quiet";
+
+llvm::Value *markQuietBF16(llvm::Value *bits) {
+  if (auto *instruction = llvm::dyn_cast<llvm::Instruction>(bits))
+    instruction->setMetadata(kQuietBF16Kind, llvm::MDNode::get(bits->getContext(), {}));
+  return bits;
+}
+
+/// Whether bf16 `bits` (scalar or vector) are known to hold no signalling
+/// NaN: marked by markQuietBF16, or constants whose NaNs are quiet.
+bool holdsNoSignallingBF16(llvm::Value *bits) {
+  // A constant operand is read from its read-only global.
+  if (auto *load = llvm::dyn_cast<llvm::LoadInst>(bits))
+    if (auto *global = llvm::dyn_cast<llvm::GlobalVariable>(load->getPointerOperand()))
+      if (global->isConstant() && global->hasDefinitiveInitializer())
+        if (llvm::Constant *value = llvm::ConstantFoldLoadFromConstPtr(
+                global, load->getType(), global->getParent()->getDataLayout()))
+          bits = value;
+  if (auto *instruction = llvm::dyn_cast<llvm::Instruction>(bits))
+    return instruction->getMetadata(kQuietBF16Kind) != nullptr;
+  auto *constant = llvm::dyn_cast<llvm::Constant>(bits);
+  if (!constant)
+    return false;
+  auto quiet = [](llvm::Constant *element) {
+    auto *value = llvm::dyn_cast_or_null<llvm::ConstantInt>(element);
+    if (!value)
+      return false;
+    const uint64_t b = value->getZExtValue();
+    const bool nan = (b & 0x7f80) == 0x7f80 && (b & 0x7f) != 0;
+    return !nan || (b & 0x40) != 0;
+  };
+  auto *vector = llvm::dyn_cast<llvm::FixedVectorType>(bits->getType());
+  if (!vector)
+    return quiet(constant);
+  for (unsigned i = 0; i < vector->getNumElements(); ++i)
+    if (!quiet(constant->getAggregateElement(i)))
+      return false;
+  return true;
+}
+
+/// Marks half bits narrowed without rounding from an f32 value (a maximum,
+/// minimum or clamp's result is one of its widened operands), so widening
+/// them again gives that value back: the bits are a cast of it (f16's
+/// fptrunc, bf16's top half), reached through first operands.
+constexpr const char *kExactNarrowingKind = "mote.exact-narrowing";
+
+llvm::Value *markExactNarrowing(llvm::Value *bits) {
+  if (auto *instruction = llvm::dyn_cast<llvm::Instruction>(bits))
+    instruction->setMetadata(kExactNarrowingKind, llvm::MDNode::get(bits->getContext(), {}));
+  return bits;
+}
+
+/// The f32 value `bits` were narrowed from by markExactNarrowing's casts, or
+/// null.
+llvm::Value *exactlyNarrowedFrom(llvm::Value *bits) {
+  auto *instruction = llvm::dyn_cast<llvm::Instruction>(bits);
+  if (!instruction || !instruction->getMetadata(kExactNarrowingKind))
+    return nullptr;
+  llvm::Value *source = instruction;
+  while (!source->getType()->getScalarType()->isFloatTy()) {
+    auto *cast = llvm::dyn_cast<llvm::Instruction>(source);
+    if (!cast || cast->getNumOperands() == 0)
+      return nullptr;
+    source = cast->getOperand(0);
+  }
+  return source;
+}
+
 /// `like`'s shape (scalar or vector) with elements of `element`.
 llvm::Type *shapedLike(llvm::Type *like, llvm::Type *element) {
   if (auto *vector = llvm::dyn_cast<llvm::VectorType>(like))
@@ -135,6 +206,8 @@ llvm::Value *narrowToF16(llvm::IRBuilderBase &builder, llvm::Value *value, bool 
 }
 
 llvm::Value *toCompute(llvm::IRBuilderBase &builder, PrimitiveType type, llvm::Value *value) {
+  if (llvm::Value *exact = exactlyNarrowedFrom(value))
+    return exact; // relu6's minimum reads its maximum's f32 result
   if (type == PrimitiveType::F16)
     return widenF16(builder, value, convertsF16InHardware(builder));
   if (type == PrimitiveType::BF16)
@@ -148,23 +221,36 @@ llvm::Value *fromCompute(llvm::IRBuilderBase &builder, PrimitiveType type, llvm:
   if (type == PrimitiveType::F16)
     return narrowToF16(builder, value, convertsF16InHardware(builder));
   if (type == PrimitiveType::BF16)
-    return math::emitF32ToBF16(builder, value);
+    return markQuietBF16(math::emitF32ToBF16(builder, value));
   if (hlo::isF8(type))
     return emitFloatToNarrow(builder, type, value);
   return value;
 }
 
 llvm::Value *fromComputeSelected(llvm::IRBuilderBase &builder, PrimitiveType type,
-                                 llvm::Value *value) {
+                                 llvm::Value *value, llvm::ArrayRef<llvm::Value *> operands) {
+  if (type == PrimitiveType::F16) {
+    llvm::Value *bits = fromCompute(builder, type, value);
+    auto *cast = llvm::dyn_cast<llvm::BitCastInst>(bits);
+    if (cast && llvm::isa<llvm::FPTruncInst>(cast->getOperand(0)))
+      return markExactNarrowing(bits); // the target's conversion, not integer code
+    return bits;
+  }
   if (type != PrimitiveType::BF16)
     return fromCompute(builder, type, value);
   llvm::Type *bitsType = shapedLike(value->getType(), builder.getInt32Ty());
   llvm::Value *top = builder.CreateLShr(builder.CreateBitCast(value, bitsType),
                                         llvm::ConstantInt::get(bitsType, 16));
-  // math::emitF32ToBF16 sets a NaN's quiet bit (0x40 of the bf16).
-  llvm::Value *quiet = builder.CreateOr(top, llvm::ConstantInt::get(bitsType, 0x40));
-  top = builder.CreateSelect(builder.CreateFCmpUNO(value, value), quiet, top);
-  return builder.CreateTrunc(top, shapedLike(value->getType(), builder.getInt16Ty()));
+  // math::emitF32ToBF16 sets a NaN's quiet bit (0x40 of the bf16); operands
+  // that were just rounded (a layer's bias add before its relu) have it.
+  const bool quiet = !operands.empty() && llvm::all_of(operands, holdsNoSignallingBF16);
+  if (!quiet) {
+    llvm::Value *quieted = builder.CreateOr(top, llvm::ConstantInt::get(bitsType, 0x40));
+    top = builder.CreateSelect(builder.CreateFCmpUNO(value, value), quieted, top);
+  }
+  llvm::Value *bits =
+      markQuietBF16(builder.CreateTrunc(top, shapedLike(value->getType(), builder.getInt16Ty())));
+  return quiet ? markExactNarrowing(bits) : bits;
 }
 
 llvm::Value *zeroValue(llvm::IRBuilderBase &builder, PrimitiveType type) {

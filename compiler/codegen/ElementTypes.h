@@ -62,9 +62,11 @@ llvm::Value *fromCompute(llvm::IRBuilderBase &builder, hlo::PrimitiveType type, 
 /// `type` (what maximum, minimum and clamp select), the same bits: for
 /// bf16 its top half, quieted if a NaN as rounding does, instead of the
 /// rounding's integer code (LLVM then selects between the bf16 operands
-/// themselves); fromCompute for every other type.
+/// themselves); fromCompute for every other type. `operands` are the bits
+/// `value` was selected from: when each is known to hold no signalling NaN
+/// (a bf16 rounding's result, a constant) the quieting is left out.
 llvm::Value *fromComputeSelected(llvm::IRBuilderBase &builder, hlo::PrimitiveType type,
-                                 llvm::Value *value);
+                                 llvm::Value *value, llvm::ArrayRef<llvm::Value *> operands = {});
 
 /// f16 bits (i16, scalar or vector) as f32, and f32 rounded to f16 bits:
 /// fpext and fptrunc of half when `hardware` (only for targets that have

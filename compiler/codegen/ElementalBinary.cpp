@@ -239,7 +239,7 @@ llvm::Value *emitBinaryOp(llvm::IRBuilderBase &builder, Opcode opcode, Primitive
   llvm::Value *result = emitFloatBinary(builder, opcode, toCompute(builder, type, lhs),
                                         toCompute(builder, type, rhs));
   if (result && (opcode == Opcode::Maximum || opcode == Opcode::Minimum))
-    return fromComputeSelected(builder, type, result); // one of the operands
+    return fromComputeSelected(builder, type, result, {lhs, rhs}); // one of the operands
   return result ? fromCompute(builder, type, result) : nullptr;
 }
 
@@ -320,7 +320,8 @@ llvm::Value *ElementalEmitter::emitSelectOrClamp(const hlo::Instruction &instruc
   if (plainNumber(lowConstant) && plainNumber(highConstant)) {
     llvm::Value *raised = builder_.CreateSelect(builder_.CreateFCmpOLT(value, lo), lo, value);
     return fromComputeSelected(
-        builder_, type, builder_.CreateSelect(builder_.CreateFCmpOGT(raised, hi), hi, raised));
+        builder_, type, builder_.CreateSelect(builder_.CreateFCmpOGT(raised, hi), hi, raised),
+        {low, x, high});
   }
   // x >= low ? x : low, and raised >= high ? high : raised: std::max and
   // std::min but for NaN, which the selects below fix. Not x < low ? low : x,
@@ -332,7 +333,7 @@ llvm::Value *ElementalEmitter::emitSelectOrClamp(const hlo::Instruction &instruc
   clamped = builder_.CreateSelect(emitIsNan(builder_, hi), hi, clamped);
   clamped = builder_.CreateSelect(emitIsNan(builder_, value), value, clamped);
   clamped = builder_.CreateSelect(emitIsNan(builder_, lo), lo, clamped);
-  return fromComputeSelected(builder_, type, clamped); // one of low, x, high
+  return fromComputeSelected(builder_, type, clamped, {low, x, high}); // one of them
 }
 
 } // namespace mote::codegen

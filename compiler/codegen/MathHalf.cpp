@@ -12,6 +12,8 @@
 
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/Intrinsics.h"
+#include "llvm/IR/Module.h"
+#include "llvm/TargetParser/Triple.h"
 
 using namespace llvm;
 
@@ -168,11 +170,20 @@ Value *emitBF16ToF32(IRBuilderBase &b, Value *bits) {
 Value *emitF32ToBF16(IRBuilderBase &b, Value *x) {
   IntIR i(b, x->getType(), 32);
   Value *bits = b.CreateBitCast(x, i.ty);
-  Value *abs = i.band(bits, 0x7fffffff);
-  Value *nan = i.bor(i.shr(bits, 16), i.k(0x40));
-  Value *rounded = i.shr(i.add(i.add(bits, i.k(0x7fff)), i.band(i.shr(bits, 16), 1)), 16);
-  Value *r = i.sel(i.ugt(abs, 0x7f800000), nan, rounded);
-  return b.CreateTrunc(r, IntIR::withWidth(x->getType(), 16));
+  // x86-64 and AArch64 always have float compares: one compare finds the
+  // NaNs where the integer test takes two instructions (elsewhere, without
+  // a float unit, the compare would be a library call).
+  BasicBlock *block = b.GetInsertBlock();
+  Triple triple(block && block->getModule() ? block->getModule()->getTargetTriple() : "");
+  Value *nan = triple.isX86() || triple.isAArch64() ? b.CreateFCmpUNO(x, x)
+                                                    : i.ugt(i.band(bits, 0x7fffffff), 0x7f800000);
+  // The rounded value as f32 bits first (low half cleared), then its top
+  // half: a consumer that widens it again (a bias add's relu) folds to the
+  // f32 bits, where narrowing and widening again would cost two shifts.
+  Value *quietNan = i.bor(bits, i.k(0x00400000));
+  Value *rounded = i.add(i.add(bits, i.k(0x7fff)), i.band(i.shr(bits, 16), 1));
+  Value *wide = i.band(i.sel(nan, quietNan, rounded), 0xffff0000);
+  return b.CreateTrunc(i.shr(wide, 16), IntIR::withWidth(x->getType(), 16));
 }
 
 } // namespace mote::codegen::math
