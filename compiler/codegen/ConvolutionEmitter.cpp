@@ -278,9 +278,9 @@ void FunctionEmitter::emitPaddedInputConvolution(const hlo::Instruction &instruc
     return;
   llvm::Triple triple(module_.getTargetTriple());
   std::vector<ContractionPlan> plans = boxes.plans;
-  for (ContractionPlan &plan : plans)
-    if (weights.opcode() == hlo::Opcode::Constant && weights.attributes().literal &&
-        !weights.attributes().literalElided)
+  if (weights.opcode() == hlo::Opcode::Constant && weights.attributes().literal &&
+      !weights.attributes().literalElided)
+    for (ContractionPlan &plan : plans)
       plan.rhsValues = &*weights.attributes().literal; // laid out for the instructions
   // The boxes' split loops run one after the other as one range, which
   // tasks share out; never depth-first: the boxes' result rows interleave.

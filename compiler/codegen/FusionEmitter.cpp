@@ -162,19 +162,17 @@ std::optional<FoldedBias> foldableBias(const hlo::Instruction &fusion,
   const hlo::Instruction *broadcast = user->operand(user->operand(0) == &contraction ? 1 : 0);
   if (broadcast->opcode() != Opcode::Broadcast)
     return std::nullopt;
-  const hlo::Instruction *values = broadcast->operand(0);
-  if (values->opcode() == Opcode::Parameter)
-    values = fusion.operand(size_t(values->attributes().parameterNumber));
+  const hlo::Literal *values = fusedConstant(fusion, *broadcast->operand(0));
+  if (!values)
+    return std::nullopt;
+  const hlo::Shape &shape = values->shape();
   const int64_t rank = contraction.shape().rank();
   const llvm::ArrayRef<int64_t> dims = broadcast->attributes().dimensions;
-  const bool perColumn = values->shape().rank() == 1 && dims.size() == 1 && dims[0] == rank - 1 &&
-                         values->shape().dim(0) == plan.columns;
-  if (values->opcode() != Opcode::Constant || !values->attributes().literal ||
-      values->attributes().literalElided ||
-      values->shape().elementType() != contraction.shape().elementType() ||
-      !(values->shape().rank() == 0 || perColumn))
+  const bool perColumn =
+      shape.rank() == 1 && dims.size() == 1 && dims[0] == rank - 1 && shape.dim(0) == plan.columns;
+  if (shape.elementType() != contraction.shape().elementType() || !(shape.rank() == 0 || perColumn))
     return std::nullopt;
-  return FoldedBias{user, &*values->attributes().literal};
+  return FoldedBias{user, values};
 }
 
 } // namespace
