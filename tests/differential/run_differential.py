@@ -109,6 +109,8 @@ SUBNORMAL_FLUSH_CASES = {
                     "reduce's 1e-40 * -inf is 0 * inf = NaN",
     "half_contractions": "a subnormal bf16 or f32 operand (1e-40) times an infinite one is "
                          "0 * inf = NaN, not inf",
+    "half_depthwise": "a subnormal bf16 input or weight (1e-40) times an infinite one is "
+                      "0 * inf = NaN, not inf (and relu of NaN stays NaN)",
     "half_widened_weights": "bf16 weights of +-3.03e-39 (subnormal as f32) times an infinite "
                             "input are 0 * inf = NaN, not +-inf (and relu of NaN stays NaN)",
     "math_f32": "exp, logistic results below 2^-126 flushed; log, pow, cbrt, tanh, erf, atan2 "
