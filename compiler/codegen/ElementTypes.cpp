@@ -204,7 +204,8 @@ llvm::Value *narrowToF16(llvm::IRBuilderBase &builder, llvm::Value *value, bool 
   llvm::Type *type = value->getType();
   llvm::Type *bitsType = shapedLike(type, builder.getInt16Ty());
   auto *copysign = llvm::dyn_cast<llvm::IntrinsicInst>(value);
-  if (copysign && copysign->getIntrinsicID() == llvm::Intrinsic::copysign) {
+  if (copysign && copysign->getIntrinsicID() == llvm::Intrinsic::copysign &&
+      type->getScalarType()->isFloatTy()) {
     // A result that ends in copysign (tanh, sinh): LLVM 16 folds
     // the rounding of copysign(m, s) into copysign(round(m), s) with an f32
     // s, which x86-64 without AVX512-FP16 splits lane by lane (about nine
