@@ -5,6 +5,7 @@
 #include "codegen/MathEmitter.h"
 
 #include "llvm/Analysis/ConstantFolding.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -201,8 +202,29 @@ llvm::Value *narrowToF16(llvm::IRBuilderBase &builder, llvm::Value *value, bool 
   if (!hardware)
     return math::emitF32ToF16(builder, value);
   llvm::Type *type = value->getType();
+  llvm::Type *bitsType = shapedLike(type, builder.getInt16Ty());
+  auto *copysign = llvm::dyn_cast<llvm::IntrinsicInst>(value);
+  if (copysign && copysign->getIntrinsicID() == llvm::Intrinsic::copysign &&
+      type->getScalarType()->isFloatTy()) {
+    // A result that ends in copysign (tanh, sinh): LLVM 16 folds
+    // the rounding of copysign(m, s) into copysign(round(m), s) with an f32
+    // s, which x86-64 without AVX512-FP16 splits lane by lane (about nine
+    // scalar instructions a lane). Rounding is symmetric in the sign, so
+    // the rounded magnitude with s's sign bit set in integer code is the
+    // same bits.
+    llvm::Value *magnitude =
+        builder.CreateAnd(narrowToF16(builder, copysign->getArgOperand(0), hardware),
+                          llvm::ConstantInt::get(bitsType, 0x7fff));
+    llvm::Type *wordsType = shapedLike(type, builder.getInt32Ty());
+    llvm::Value *sign = builder.CreateTrunc(
+        builder.CreateLShr(builder.CreateBitCast(copysign->getArgOperand(1), wordsType),
+                           llvm::ConstantInt::get(wordsType, 16)),
+        bitsType);
+    return builder.CreateOr(magnitude,
+                            builder.CreateAnd(sign, llvm::ConstantInt::get(bitsType, 0x8000)));
+  }
   llvm::Value *half = builder.CreateFPTrunc(value, shapedLike(type, builder.getHalfTy()));
-  return builder.CreateBitCast(half, shapedLike(type, builder.getInt16Ty()));
+  return builder.CreateBitCast(half, bitsType);
 }
 
 llvm::Value *toCompute(llvm::IRBuilderBase &builder, PrimitiveType type, llvm::Value *value) {
