@@ -24,7 +24,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "codegen/ContractionKernel.h"
+#include "codegen/ElementTypes.h"
 #include "codegen/FunctionEmitter.h"
+#include "codegen/LoopNest.h"
 #include "passes/ContractionTypes.h"
 #include "passes/PaddedInputConvolution.h"
 
@@ -226,27 +228,22 @@ bool planPaddedInputConvolution(const hlo::Instruction &convolution, const hlo::
         window.size, window.stride, window.windowDilation, box.low.back()));
   }
   const int64_t value = padValue.getAsInt64(0);
+  const int64_t features = convolution.shape().dim(numbers.outputFeatureDimension);
   // Every combination of one run per spatial dimension, the last fastest.
   llvm::SmallVector<size_t, 4> at(runs.size(), 0);
   box.runs.resize(runs.size());
   boxes = PaddedInputBoxes();
+  boxes.padValue = value;
   for (;;) {
     for (size_t d = 0; d < runs.size(); ++d)
       box.runs[d] = runs[d][at[d]];
     ContractionPlan plan;
     if (!planConvolution(convolution, plan, nullptr, placement, &box))
       return false;
-    std::vector<int64_t> skipped =
-        value && weights ? passes::skippedTapSums(convolution, *weights, value, box.runs)
-                         : std::vector<int64_t>(size_t(plan.columns), 0);
-    if (int64_t(skipped.size()) != plan.columns)
+    // The skipped taps' sums are per output feature: the columns.
+    if (value && plan.columns != features)
       return false;
-    hlo::Literal &starts =
-        boxes.columnStarts.emplace_back(hlo::Shape::array(hlo::PrimitiveType::S32, {plan.columns}));
-    for (auto [column, sum] : llvm::enumerate(skipped))
-      starts.setFromInt64(int64_t(column), int32_t(uint32_t(uint64_t(sum))));
-    if (value)
-      plan.columnBias = &starts;
+    boxes.skippedTaps.push_back(passes::skippedTaps(convolution, box.runs));
     boxes.plans.push_back(std::move(plan));
     size_t d = runs.size();
     while (d > 0 && ++at[d - 1] == runs[d - 1].size())
@@ -257,14 +254,52 @@ bool planPaddedInputConvolution(const hlo::Instruction &convolution, const hlo::
 }
 
 void addColumnBias(PaddedInputBoxes &boxes, const hlo::Literal &bias) {
-  for (auto [plan, starts] : llvm::zip(boxes.plans, boxes.columnStarts)) {
-    for (int64_t column = 0; column < plan.columns; ++column) {
-      const int64_t sum =
-          starts.getAsInt64(column) + bias.getAsInt64(bias.elementCount() == 1 ? 0 : column);
-      starts.setFromInt64(column, int32_t(uint32_t(uint64_t(sum))));
-    }
-    plan.columnBias = &starts;
-  }
+  boxes.bias = &bias;
+  for (ContractionPlan &plan : boxes.plans)
+    plan.columnBias = &bias;
+}
+
+FunctionEmitter::OpFunction FunctionEmitter::outlinedEpilogue(const hlo::Instruction &instruction,
+                                                              ContractionEpilogue epilogue) {
+  // After the buffers: the run's offset and count, and the staged sums.
+  OpFunction op =
+      createOpFunction(instruction, function_->getName() + "." + instruction.name() + ".epilogue",
+                       /*ranged=*/false, {indexType_, indexType_, builder_.getPtrTy()});
+  FunctionSwitch inside(*this, op.function);
+  bindOpArguments(op);
+  const unsigned first = unsigned(3 + op.slices.size());
+  epilogue(op.function->getArg(first), op.function->getArg(first + 1),
+           op.function->getArg(first + 2));
+  builder_.CreateRetVoid();
+  return op;
+}
+
+void FunctionEmitter::emitBoxStarts(const ContractionPlan &plan, const PaddedInputBoxes &boxes,
+                                    llvm::ArrayRef<int64_t> skippedTaps,
+                                    const hlo::Instruction &weights, llvm::Value *bias,
+                                    llvm::Value *starts) {
+  llvm::Type *i32 = builder_.getInt32Ty();
+  llvm::Type *weight = storageType(module_.getContext(), plan.rhsType);
+  const bool isSigned = hlo::isSignedInteger(plan.rhsType);
+  llvm::Value *rhs = address(assignment_.slice(&weights));
+  emitCountedLoop(
+      builder_, llvm::ConstantInt::get(indexType_, plan.columns),
+      [&](llvm::Value *column) {
+        llvm::Value *at = emitScaledIndex(builder_, column, plan.operand[1].column);
+        llvm::Value *sum = builder_.getInt32(0);
+        for (int64_t tap : skippedTaps) {
+          llvm::Value *offset = builder_.CreateAdd(at, llvm::ConstantInt::get(indexType_, tap));
+          llvm::Value *value = builder_.CreateLoad(weight, builder_.CreateGEP(weight, rhs, offset));
+          sum = builder_.CreateAdd(sum, builder_.CreateIntCast(value, i32, isSigned));
+        }
+        // Modulo 2^32, like the sums themselves.
+        sum = builder_.CreateMul(sum, builder_.getInt32(uint32_t(uint64_t(boxes.padValue))));
+        if (bias)
+          sum = builder_.CreateAdd(sum,
+                                   builder_.CreateLoad(i32, builder_.CreateGEP(i32, bias, column)));
+        builder_.CreateStore(sum, builder_.CreateGEP(i32, starts, column));
+      },
+      "start");
 }
 
 void FunctionEmitter::emitPaddedInputConvolution(const hlo::Instruction &instruction,
@@ -282,6 +317,32 @@ void FunctionEmitter::emitPaddedInputConvolution(const hlo::Instruction &instruc
       !weights.attributes().literalElided)
     for (ContractionPlan &plan : plans)
       plan.rhsValues = &*weights.attributes().literal; // laid out for the instructions
+  // A box that skips taps starts from sums computed as it begins (a few
+  // adds per column) rather than from a table of its own in flash; they
+  // read the bias from one table all boxes share.
+  int64_t startColumns = 0;
+  for (auto [plan, taps] : llvm::zip(plans, boxes.skippedTaps))
+    if (!taps.empty() && boxes.padValue)
+      startColumns = std::max(startColumns, plan.columns);
+  llvm::Value *biasTable = nullptr;
+  if (startColumns && boxes.bias) {
+    std::vector<uint32_t> values;
+    for (int64_t column = 0; column < startColumns; ++column)
+      values.push_back(
+          uint32_t(boxes.bias->getAsInt64(boxes.bias->elementCount() == 1 ? 0 : column)));
+    auto *table = new llvm::GlobalVariable(
+        module_, llvm::ArrayType::get(builder_.getInt32Ty(), values.size()), /*isConstant=*/true,
+        llvm::GlobalValue::PrivateLinkage,
+        llvm::ConstantDataArray::get(module_.getContext(), values), "box.bias");
+    table->setUnnamedAddr(llvm::GlobalValue::UnnamedAddr::Global);
+    biasTable = table;
+  }
+  // One copy of the epilogue (a quantized layer's rescale) for the boxes
+  // that skip taps, instead of one per box: flash.
+  OpFunction shared;
+  if (epilogue && llvm::any_of(boxes.skippedTaps,
+                               [](const std::vector<int64_t> &taps) { return !taps.empty(); }))
+    shared = outlinedEpilogue(instruction, epilogue);
   // The boxes' split loops run one after the other as one range, which
   // tasks share out; never depth-first: the boxes' result rows interleave.
   flushChain();
@@ -312,7 +373,12 @@ void FunctionEmitter::emitPaddedInputConvolution(const hlo::Instruction &instruc
             slots.push_back(slot);
           return slot;
         };
-        for (auto [plan, first] : llvm::zip(plans, firsts)) {
+        llvm::Value *starts =
+            startColumns
+                ? createLocal(llvm::ArrayType::get(builder_.getInt32Ty(), uint64_t(startColumns)),
+                              "starts")
+                : nullptr;
+        for (auto [plan, first, taps] : llvm::zip(plans, firsts, boxes.skippedTaps)) {
           // The part of [begin, end) inside this box's split loop.
           const int64_t boxExtent = contractionSplitExtent(plan, triple, target_);
           auto clamped = [&](llvm::Value *at) {
@@ -327,10 +393,22 @@ void FunctionEmitter::emitPaddedInputConvolution(const hlo::Instruction &instruc
           emitIf(
               builder_.CreateICmpSLT(boxBegin, boxEnd),
               [&] {
+                if (!taps.empty() && boxes.padValue) {
+                  emitBoxStarts(plan, boxes, taps, weights, biasTable, starts);
+                  plan.columnStarts = starts;
+                }
+                // The interior's epilogue inline; the edges' few outputs
+                // call the shared one.
+                auto call = [&](llvm::Value *offset, llvm::Value *count, llvm::Value *staged) {
+                  llvm::SmallVector<llvm::Value *, 12> arguments = opPointers(shared);
+                  arguments.append({offset, count, staged});
+                  builder_.CreateCall(shared.function, arguments);
+                };
+                const bool calls = shared.function && !taps.empty();
                 emitContraction(builder_, indexType_, plan, triple, target_,
                                 address(assignment_.slice(&input)),
                                 address(assignment_.slice(&weights)), address(out), local, boxBegin,
-                                boxEnd, epilogue);
+                                boxEnd, calls ? ContractionEpilogue(call) : epilogue);
               },
               "box");
         }
