@@ -274,32 +274,62 @@ FunctionEmitter::OpFunction FunctionEmitter::outlinedEpilogue(const hlo::Instruc
   return op;
 }
 
-void FunctionEmitter::emitBoxStarts(const ContractionPlan &plan, const PaddedInputBoxes &boxes,
-                                    llvm::ArrayRef<int64_t> skippedTaps,
-                                    const hlo::Instruction &weights, llvm::Value *bias,
-                                    llvm::Value *starts) {
-  llvm::Type *i32 = builder_.getInt32Ty();
+llvm::Function *FunctionEmitter::boxStartsFunction(const hlo::Instruction &instruction,
+                                                   const ContractionPlan &plan, int64_t padValue,
+                                                   llvm::Value *bias) {
+  llvm::Type *i32 = builder_.getInt32Ty(), *ptr = builder_.getPtrTy();
+  auto *function = llvm::Function::Create(
+      llvm::FunctionType::get(builder_.getVoidTy(), {ptr, ptr, indexType_, ptr}, false),
+      llvm::GlobalValue::InternalLinkage,
+      function_->getName() + "." + instruction.name() + ".starts", module_);
+  function->addFnAttr(llvm::Attribute::NoInline);
+  function->addFnAttr(llvm::Attribute::NoUnwind);
+  FunctionSwitch inside(*this, function);
+  llvm::Value *weights = function->getArg(0), *taps = function->getArg(1);
+  llvm::Value *starts = function->getArg(3);
   llvm::Type *weight = storageType(module_.getContext(), plan.rhsType);
   const bool isSigned = hlo::isSignedInteger(plan.rhsType);
-  llvm::Value *rhs = address(assignment_.slice(&weights));
+  llvm::Value *columns = llvm::ConstantInt::get(indexType_, plan.columns);
+  auto startAt = [&](llvm::Value *column) { return builder_.CreateGEP(i32, starts, column); };
   emitCountedLoop(
-      builder_, llvm::ConstantInt::get(indexType_, plan.columns),
+      builder_, columns,
+      [&](llvm::Value *column) { builder_.CreateStore(builder_.getInt32(0), startAt(column)); },
+      "zero");
+  // Tap by tap, each a run along the columns (vectors where the target
+  // has them).
+  emitCountedLoop(
+      builder_, function->getArg(2),
+      [&](llvm::Value *t) {
+        llvm::Value *tap = builder_.CreateSExtOrTrunc(
+            builder_.CreateLoad(i32, builder_.CreateGEP(i32, taps, t)), indexType_);
+        emitCountedLoop(
+            builder_, columns,
+            [&](llvm::Value *column) {
+              llvm::Value *at = builder_.CreateAdd(
+                  tap, emitScaledIndex(builder_, column, plan.operand[1].column));
+              llvm::Value *value =
+                  builder_.CreateLoad(weight, builder_.CreateGEP(weight, weights, at));
+              builder_.CreateStore(builder_.CreateAdd(builder_.CreateLoad(i32, startAt(column)),
+                                                      builder_.CreateIntCast(value, i32, isSigned)),
+                                   startAt(column));
+            },
+            "column");
+      },
+      "tap");
+  emitCountedLoop(
+      builder_, columns,
       [&](llvm::Value *column) {
-        llvm::Value *at = emitScaledIndex(builder_, column, plan.operand[1].column);
-        llvm::Value *sum = builder_.getInt32(0);
-        for (int64_t tap : skippedTaps) {
-          llvm::Value *offset = builder_.CreateAdd(at, llvm::ConstantInt::get(indexType_, tap));
-          llvm::Value *value = builder_.CreateLoad(weight, builder_.CreateGEP(weight, rhs, offset));
-          sum = builder_.CreateAdd(sum, builder_.CreateIntCast(value, i32, isSigned));
-        }
         // Modulo 2^32, like the sums themselves.
-        sum = builder_.CreateMul(sum, builder_.getInt32(uint32_t(uint64_t(boxes.padValue))));
+        llvm::Value *sum = builder_.CreateMul(builder_.CreateLoad(i32, startAt(column)),
+                                              builder_.getInt32(uint32_t(uint64_t(padValue))));
         if (bias)
           sum = builder_.CreateAdd(sum,
                                    builder_.CreateLoad(i32, builder_.CreateGEP(i32, bias, column)));
-        builder_.CreateStore(sum, builder_.CreateGEP(i32, starts, column));
+        builder_.CreateStore(sum, startAt(column));
       },
       "start");
+  builder_.CreateRetVoid();
+  return function;
 }
 
 void FunctionEmitter::emitPaddedInputConvolution(const hlo::Instruction &instruction,
@@ -336,6 +366,25 @@ void FunctionEmitter::emitPaddedInputConvolution(const hlo::Instruction &instruc
         llvm::ConstantDataArray::get(module_.getContext(), values), "box.bias");
     table->setUnnamedAddr(llvm::GlobalValue::UnnamedAddr::Global);
     biasTable = table;
+  }
+  // The boxes' skipped taps, one run after the other, for one function
+  // that sums a box's weights over them.
+  llvm::Function *startsFunction = nullptr;
+  llvm::Value *tapTable = nullptr;
+  std::vector<int64_t> tapOffsets;
+  std::vector<uint32_t> allTaps;
+  for (const std::vector<int64_t> &taps : boxes.skippedTaps) {
+    tapOffsets.push_back(int64_t(allTaps.size()));
+    allTaps.insert(allTaps.end(), taps.begin(), taps.end());
+  }
+  if (startColumns) {
+    startsFunction = boxStartsFunction(instruction, plans.front(), boxes.padValue, biasTable);
+    auto *table = new llvm::GlobalVariable(
+        module_, llvm::ArrayType::get(builder_.getInt32Ty(), allTaps.size()), /*isConstant=*/true,
+        llvm::GlobalValue::PrivateLinkage,
+        llvm::ConstantDataArray::get(module_.getContext(), allTaps), "box.taps");
+    table->setUnnamedAddr(llvm::GlobalValue::UnnamedAddr::Global);
+    tapTable = table;
   }
   // One copy of the epilogue (a quantized layer's rescale) for the boxes
   // that skip taps, instead of one per box: flash.
@@ -378,7 +427,8 @@ void FunctionEmitter::emitPaddedInputConvolution(const hlo::Instruction &instruc
                 ? createLocal(llvm::ArrayType::get(builder_.getInt32Ty(), uint64_t(startColumns)),
                               "starts")
                 : nullptr;
-        for (auto [plan, first, taps] : llvm::zip(plans, firsts, boxes.skippedTaps)) {
+        for (auto [plan, first, taps, tapsAt] :
+             llvm::zip(plans, firsts, boxes.skippedTaps, tapOffsets)) {
           // The part of [begin, end) inside this box's split loop.
           const int64_t boxExtent = contractionSplitExtent(plan, triple, target_);
           auto clamped = [&](llvm::Value *at) {
@@ -394,7 +444,12 @@ void FunctionEmitter::emitPaddedInputConvolution(const hlo::Instruction &instruc
               builder_.CreateICmpSLT(boxBegin, boxEnd),
               [&] {
                 if (!taps.empty() && boxes.padValue) {
-                  emitBoxStarts(plan, boxes, taps, weights, biasTable, starts);
+                  builder_.CreateCall(
+                      startsFunction,
+                      {address(assignment_.slice(&weights)),
+                       builder_.CreateConstInBoundsGEP1_64(builder_.getInt32Ty(), tapTable,
+                                                           uint64_t(tapsAt)),
+                       llvm::ConstantInt::get(indexType_, int64_t(taps.size())), starts});
                   plan.columnStarts = starts;
                 }
                 // The interior's epilogue inline; the edges' few outputs

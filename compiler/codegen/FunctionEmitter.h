@@ -701,13 +701,13 @@ public:
   /// `epilogue` as a function of its own over (offset, count, staged sums)
   /// after `instruction`'s buffers, for several kernels to call.
   OpFunction outlinedEpilogue(const hlo::Instruction &instruction, ContractionEpilogue epilogue);
-  /// Stores at `starts` the s32 sums each column of a box that skips
-  /// `skippedTaps` starts from: the bias (`bias`, a table of s32, or null)
-  /// plus the pad value times the column's skipped weights, read from
-  /// `weights`' buffer.
-  void emitBoxStarts(const ContractionPlan &plan, const PaddedInputBoxes &boxes,
-                     llvm::ArrayRef<int64_t> skippedTaps, const hlo::Instruction &weights,
-                     llvm::Value *bias, llvm::Value *starts);
+  /// A function (weights, taps, tap count, starts) that stores at
+  /// `starts` the s32 sums each column of `plan`, a box skipping `taps` (a
+  /// count of kernel offsets), starts from: the bias (`bias`, a table of
+  /// s32, or null) plus `padValue` times the column's skipped weights.
+  llvm::Function *boxStartsFunction(const hlo::Instruction &instruction,
+                                    const ContractionPlan &plan, int64_t padValue,
+                                    llvm::Value *bias);
 
   //===--- Chains of contractions (ContractionChains.cpp) -----------------===//
 
