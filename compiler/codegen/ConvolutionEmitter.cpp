@@ -45,6 +45,17 @@ struct ConvolutionBox {
   llvm::SmallVector<passes::WindowRun, 4> runs;
 };
 
+/// A table of 32-bit values in flash.
+llvm::GlobalVariable *constantTable(llvm::Module &module, llvm::ArrayRef<uint32_t> values,
+                                    const llvm::Twine &name) {
+  auto *table = new llvm::GlobalVariable(
+      module, llvm::ArrayType::get(llvm::Type::getInt32Ty(module.getContext()), values.size()),
+      /*isConstant=*/true, llvm::GlobalValue::PrivateLinkage,
+      llvm::ConstantDataArray::get(module.getContext(), values), name);
+  table->setUnnamedAddr(llvm::GlobalValue::UnnamedAddr::Global);
+  return table;
+}
+
 /// One direction of the loop space: its extent and how far it moves in
 /// lhs, rhs and result.
 struct Direction {
@@ -360,12 +371,7 @@ void FunctionEmitter::emitPaddedInputConvolution(const hlo::Instruction &instruc
     for (int64_t column = 0; column < startColumns; ++column)
       values.push_back(
           uint32_t(boxes.bias->getAsInt64(boxes.bias->elementCount() == 1 ? 0 : column)));
-    auto *table = new llvm::GlobalVariable(
-        module_, llvm::ArrayType::get(builder_.getInt32Ty(), values.size()), /*isConstant=*/true,
-        llvm::GlobalValue::PrivateLinkage,
-        llvm::ConstantDataArray::get(module_.getContext(), values), "box.bias");
-    table->setUnnamedAddr(llvm::GlobalValue::UnnamedAddr::Global);
-    biasTable = table;
+    biasTable = constantTable(module_, values, "box.bias");
   }
   // The boxes' skipped taps, one run after the other, for one function
   // that sums a box's weights over them.
@@ -379,12 +385,7 @@ void FunctionEmitter::emitPaddedInputConvolution(const hlo::Instruction &instruc
   }
   if (startColumns) {
     startsFunction = boxStartsFunction(instruction, plans.front(), boxes.padValue, biasTable);
-    auto *table = new llvm::GlobalVariable(
-        module_, llvm::ArrayType::get(builder_.getInt32Ty(), allTaps.size()), /*isConstant=*/true,
-        llvm::GlobalValue::PrivateLinkage,
-        llvm::ConstantDataArray::get(module_.getContext(), allTaps), "box.taps");
-    table->setUnnamedAddr(llvm::GlobalValue::UnnamedAddr::Global);
-    tapTable = table;
+    tapTable = constantTable(module_, allTaps, "box.taps");
   }
   // One copy of the epilogue (a quantized layer's rescale) for the boxes
   // that skip taps, instead of one per box: flash.
