@@ -66,6 +66,10 @@ struct ContractionPlan {
   /// Integer contractions: s32 values, one per column, the sums start from
   /// (an output fusion's bias, added in the kernel instead of after it).
   const hlo::Literal *columnBias = nullptr;
+  /// Integer contractions in the widening form (a depthwise convolution):
+  /// instead of columnBias, the s32 values the sums start from, computed
+  /// at run time (a pointer to one per column).
+  llvm::Value *columnStarts = nullptr;
   bool fused = false; ///< products added by fused multiply-adds
   /// Vector registers the kernel's arithmetic holds besides the tile's
   /// sums and operands (an integer form's constants and temporaries).

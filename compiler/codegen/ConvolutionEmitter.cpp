@@ -24,7 +24,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "codegen/ContractionKernel.h"
+#include "codegen/ElementTypes.h"
 #include "codegen/FunctionEmitter.h"
+#include "codegen/LoopNest.h"
 #include "passes/ContractionTypes.h"
 #include "passes/PaddedInputConvolution.h"
 
@@ -42,6 +44,17 @@ struct ConvolutionBox {
   llvm::SmallVector<int64_t, 4> low;
   llvm::SmallVector<passes::WindowRun, 4> runs;
 };
+
+/// A table of 32-bit values in flash.
+llvm::GlobalVariable *constantTable(llvm::Module &module, llvm::ArrayRef<uint32_t> values,
+                                    const llvm::Twine &name) {
+  auto *table = new llvm::GlobalVariable(
+      module, llvm::ArrayType::get(llvm::Type::getInt32Ty(module.getContext()), values.size()),
+      /*isConstant=*/true, llvm::GlobalValue::PrivateLinkage,
+      llvm::ConstantDataArray::get(module.getContext(), values), name);
+  table->setUnnamedAddr(llvm::GlobalValue::UnnamedAddr::Global);
+  return table;
+}
 
 /// One direction of the loop space: its extent and how far it moves in
 /// lhs, rhs and result.
@@ -226,27 +239,22 @@ bool planPaddedInputConvolution(const hlo::Instruction &convolution, const hlo::
         window.size, window.stride, window.windowDilation, box.low.back()));
   }
   const int64_t value = padValue.getAsInt64(0);
+  const int64_t features = convolution.shape().dim(numbers.outputFeatureDimension);
   // Every combination of one run per spatial dimension, the last fastest.
   llvm::SmallVector<size_t, 4> at(runs.size(), 0);
   box.runs.resize(runs.size());
   boxes = PaddedInputBoxes();
+  boxes.padValue = value;
   for (;;) {
     for (size_t d = 0; d < runs.size(); ++d)
       box.runs[d] = runs[d][at[d]];
     ContractionPlan plan;
     if (!planConvolution(convolution, plan, nullptr, placement, &box))
       return false;
-    std::vector<int64_t> skipped =
-        value && weights ? passes::skippedTapSums(convolution, *weights, value, box.runs)
-                         : std::vector<int64_t>(size_t(plan.columns), 0);
-    if (int64_t(skipped.size()) != plan.columns)
+    // The skipped taps' sums are per output feature: the columns.
+    if (value && plan.columns != features)
       return false;
-    hlo::Literal &starts =
-        boxes.columnStarts.emplace_back(hlo::Shape::array(hlo::PrimitiveType::S32, {plan.columns}));
-    for (auto [column, sum] : llvm::enumerate(skipped))
-      starts.setFromInt64(int64_t(column), int32_t(uint32_t(uint64_t(sum))));
-    if (value)
-      plan.columnBias = &starts;
+    boxes.skippedTaps.push_back(passes::skippedTaps(convolution, box.runs));
     boxes.plans.push_back(std::move(plan));
     size_t d = runs.size();
     while (d > 0 && ++at[d - 1] == runs[d - 1].size())
@@ -257,14 +265,82 @@ bool planPaddedInputConvolution(const hlo::Instruction &convolution, const hlo::
 }
 
 void addColumnBias(PaddedInputBoxes &boxes, const hlo::Literal &bias) {
-  for (auto [plan, starts] : llvm::zip(boxes.plans, boxes.columnStarts)) {
-    for (int64_t column = 0; column < plan.columns; ++column) {
-      const int64_t sum =
-          starts.getAsInt64(column) + bias.getAsInt64(bias.elementCount() == 1 ? 0 : column);
-      starts.setFromInt64(column, int32_t(uint32_t(uint64_t(sum))));
-    }
-    plan.columnBias = &starts;
-  }
+  boxes.bias = &bias;
+  for (ContractionPlan &plan : boxes.plans)
+    plan.columnBias = &bias;
+}
+
+FunctionEmitter::OpFunction FunctionEmitter::outlinedEpilogue(const hlo::Instruction &instruction,
+                                                              ContractionEpilogue epilogue) {
+  // After the buffers: the run's offset and count, and the staged sums.
+  OpFunction op =
+      createOpFunction(instruction, function_->getName() + "." + instruction.name() + ".epilogue",
+                       /*ranged=*/false, {indexType_, indexType_, builder_.getPtrTy()});
+  FunctionSwitch inside(*this, op.function);
+  bindOpArguments(op);
+  const unsigned first = unsigned(3 + op.slices.size());
+  epilogue(op.function->getArg(first), op.function->getArg(first + 1),
+           op.function->getArg(first + 2));
+  builder_.CreateRetVoid();
+  return op;
+}
+
+llvm::Function *FunctionEmitter::boxStartsFunction(const hlo::Instruction &instruction,
+                                                   const ContractionPlan &plan, int64_t padValue,
+                                                   llvm::Value *bias) {
+  llvm::Type *i32 = builder_.getInt32Ty(), *ptr = builder_.getPtrTy();
+  auto *function = llvm::Function::Create(
+      llvm::FunctionType::get(builder_.getVoidTy(), {ptr, ptr, indexType_, ptr}, false),
+      llvm::GlobalValue::InternalLinkage,
+      function_->getName() + "." + instruction.name() + ".starts", module_);
+  function->addFnAttr(llvm::Attribute::NoInline);
+  function->addFnAttr(llvm::Attribute::NoUnwind);
+  FunctionSwitch inside(*this, function);
+  llvm::Value *weights = function->getArg(0), *taps = function->getArg(1);
+  llvm::Value *starts = function->getArg(3);
+  llvm::Type *weight = storageType(module_.getContext(), plan.rhsType);
+  const bool isSigned = hlo::isSignedInteger(plan.rhsType);
+  llvm::Value *columns = llvm::ConstantInt::get(indexType_, plan.columns);
+  auto startAt = [&](llvm::Value *column) { return builder_.CreateGEP(i32, starts, column); };
+  emitCountedLoop(
+      builder_, columns,
+      [&](llvm::Value *column) { builder_.CreateStore(builder_.getInt32(0), startAt(column)); },
+      "zero");
+  // Tap by tap, each a run along the columns (vectors where the target
+  // has them).
+  emitCountedLoop(
+      builder_, function->getArg(2),
+      [&](llvm::Value *t) {
+        llvm::Value *tap = builder_.CreateSExtOrTrunc(
+            builder_.CreateLoad(i32, builder_.CreateGEP(i32, taps, t)), indexType_);
+        emitCountedLoop(
+            builder_, columns,
+            [&](llvm::Value *column) {
+              llvm::Value *at = builder_.CreateAdd(
+                  tap, emitScaledIndex(builder_, column, plan.operand[1].column));
+              llvm::Value *value =
+                  builder_.CreateLoad(weight, builder_.CreateGEP(weight, weights, at));
+              builder_.CreateStore(builder_.CreateAdd(builder_.CreateLoad(i32, startAt(column)),
+                                                      builder_.CreateIntCast(value, i32, isSigned)),
+                                   startAt(column));
+            },
+            "column");
+      },
+      "tap");
+  emitCountedLoop(
+      builder_, columns,
+      [&](llvm::Value *column) {
+        // Modulo 2^32, like the sums themselves.
+        llvm::Value *sum = builder_.CreateMul(builder_.CreateLoad(i32, startAt(column)),
+                                              builder_.getInt32(uint32_t(uint64_t(padValue))));
+        if (bias)
+          sum = builder_.CreateAdd(sum,
+                                   builder_.CreateLoad(i32, builder_.CreateGEP(i32, bias, column)));
+        builder_.CreateStore(sum, startAt(column));
+      },
+      "start");
+  builder_.CreateRetVoid();
+  return function;
 }
 
 void FunctionEmitter::emitPaddedInputConvolution(const hlo::Instruction &instruction,
@@ -282,6 +358,41 @@ void FunctionEmitter::emitPaddedInputConvolution(const hlo::Instruction &instruc
       !weights.attributes().literalElided)
     for (ContractionPlan &plan : plans)
       plan.rhsValues = &*weights.attributes().literal; // laid out for the instructions
+  // A box that skips taps starts from sums computed as it begins (a few
+  // adds per column) rather than from a table of its own in flash; they
+  // read the bias from one table all boxes share.
+  int64_t startColumns = 0;
+  for (auto [plan, taps] : llvm::zip(plans, boxes.skippedTaps))
+    if (!taps.empty() && boxes.padValue)
+      startColumns = std::max(startColumns, plan.columns);
+  llvm::Value *biasTable = nullptr;
+  if (startColumns && boxes.bias) {
+    std::vector<uint32_t> values;
+    for (int64_t column = 0; column < startColumns; ++column)
+      values.push_back(
+          uint32_t(boxes.bias->getAsInt64(boxes.bias->elementCount() == 1 ? 0 : column)));
+    biasTable = constantTable(module_, values, "box.bias");
+  }
+  // The boxes' skipped taps, one run after the other, for one function
+  // that sums a box's weights over them.
+  llvm::Function *startsFunction = nullptr;
+  llvm::Value *tapTable = nullptr;
+  std::vector<int64_t> tapOffsets;
+  std::vector<uint32_t> allTaps;
+  for (const std::vector<int64_t> &taps : boxes.skippedTaps) {
+    tapOffsets.push_back(int64_t(allTaps.size()));
+    allTaps.insert(allTaps.end(), taps.begin(), taps.end());
+  }
+  if (startColumns) {
+    startsFunction = boxStartsFunction(instruction, plans.front(), boxes.padValue, biasTable);
+    tapTable = constantTable(module_, allTaps, "box.taps");
+  }
+  // One copy of the epilogue (a quantized layer's rescale) for the boxes
+  // that skip taps, instead of one per box: flash.
+  OpFunction shared;
+  if (epilogue && llvm::any_of(boxes.skippedTaps,
+                               [](const std::vector<int64_t> &taps) { return !taps.empty(); }))
+    shared = outlinedEpilogue(instruction, epilogue);
   // The boxes' split loops run one after the other as one range, which
   // tasks share out; never depth-first: the boxes' result rows interleave.
   flushChain();
@@ -312,7 +423,13 @@ void FunctionEmitter::emitPaddedInputConvolution(const hlo::Instruction &instruc
             slots.push_back(slot);
           return slot;
         };
-        for (auto [plan, first] : llvm::zip(plans, firsts)) {
+        llvm::Value *starts =
+            startColumns
+                ? createLocal(llvm::ArrayType::get(builder_.getInt32Ty(), uint64_t(startColumns)),
+                              "starts")
+                : nullptr;
+        for (auto [plan, first, taps, tapsAt] :
+             llvm::zip(plans, firsts, boxes.skippedTaps, tapOffsets)) {
           // The part of [begin, end) inside this box's split loop.
           const int64_t boxExtent = contractionSplitExtent(plan, triple, target_);
           auto clamped = [&](llvm::Value *at) {
@@ -327,10 +444,27 @@ void FunctionEmitter::emitPaddedInputConvolution(const hlo::Instruction &instruc
           emitIf(
               builder_.CreateICmpSLT(boxBegin, boxEnd),
               [&] {
+                if (!taps.empty() && boxes.padValue) {
+                  builder_.CreateCall(
+                      startsFunction,
+                      {address(assignment_.slice(&weights)),
+                       builder_.CreateConstInBoundsGEP1_64(builder_.getInt32Ty(), tapTable,
+                                                           uint64_t(tapsAt)),
+                       llvm::ConstantInt::get(indexType_, int64_t(taps.size())), starts});
+                  plan.columnStarts = starts;
+                }
+                // The interior's epilogue inline; the edges' few outputs
+                // call the shared one.
+                auto call = [&](llvm::Value *offset, llvm::Value *count, llvm::Value *staged) {
+                  llvm::SmallVector<llvm::Value *, 12> arguments = opPointers(shared);
+                  arguments.append({offset, count, staged});
+                  builder_.CreateCall(shared.function, arguments);
+                };
+                const bool calls = shared.function && !taps.empty();
                 emitContraction(builder_, indexType_, plan, triple, target_,
                                 address(assignment_.slice(&input)),
                                 address(assignment_.slice(&weights)), address(out), local, boxBegin,
-                                boxEnd, epilogue);
+                                boxEnd, calls ? ContractionEpilogue(call) : epilogue);
               },
               "box");
         }

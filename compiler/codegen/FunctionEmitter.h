@@ -27,7 +27,6 @@
 #include "llvm/IR/Module.h"
 
 #include <array>
-#include <deque>
 #include <optional>
 #include <string>
 
@@ -89,11 +88,15 @@ bool isTiledConvolution(const hlo::Instruction &instruction, std::string *why,
 
 /// A convolution that reads an edge pad of its input in place
 /// (passes/PaddedInputConvolution.h), as one plan per box of its outputs;
-/// each box's sums start from what its skipped taps add (`columnStarts`,
-/// the plans' columnBias when not all zero).
+/// each box's sums start from the layer's bias plus the pad value times
+/// its skipped taps' weights, which the code sums as it starts the box.
 struct PaddedInputBoxes {
   std::vector<ContractionPlan> plans;
-  std::deque<hlo::Literal> columnStarts;
+  /// Per plan, the rhs offsets (of column 0) of the taps its box skips.
+  std::vector<std::vector<int64_t>> skippedTaps;
+  int64_t padValue = 0;
+  /// One s32 per column or one for all, or null: the plans' columnBias.
+  const hlo::Literal *bias = nullptr;
 };
 /// The boxes of `convolution`, whose operand 0 is `pad` (of `padValue`),
 /// `weights` its kernel's values if constant (ConvolutionEmitter.cpp);
@@ -101,7 +104,7 @@ struct PaddedInputBoxes {
 bool planPaddedInputConvolution(const hlo::Instruction &convolution, const hlo::Instruction &pad,
                                 const hlo::Literal &padValue, const hlo::Literal *weights,
                                 const ResultPlacement *placement, PaddedInputBoxes &boxes);
-/// Adds `bias` (one s32 value, or one per column) to every box's start.
+/// Makes `bias` (one s32 value, or one per column) every box's start.
 void addColumnBias(PaddedInputBoxes &boxes, const hlo::Literal &bias);
 
 class FunctionEmitter {
@@ -374,8 +377,11 @@ public:
     llvm::SmallVector<BufferSlice, 8> slices;
     bool ranged = false;
   };
+  /// `more` parameters follow (the range's when ranged).
   OpFunction createOpFunction(const hlo::Instruction &instruction, const llvm::Twine &name,
-                              bool ranged);
+                              bool ranged, llvm::ArrayRef<llvm::Type *> more = {});
+  /// Inside `op.function`: its buffer arguments stand for the op's buffers.
+  void bindOpArguments(const OpFunction &op);
   /// The buffers `instruction` reads and writes (constants aside).
   llvm::SmallVector<BufferSlice, 8> opSlices(const hlo::Instruction &instruction);
   /// The pointer arguments calling `op` from the current function.
@@ -692,6 +698,16 @@ public:
                                   const PaddedInputBoxes &boxes, const hlo::Instruction &input,
                                   const hlo::Instruction &weights, ContractionEpilogue epilogue,
                                   llvm::function_ref<void()> prelude);
+  /// `epilogue` as a function of its own over (offset, count, staged sums)
+  /// after `instruction`'s buffers, for several kernels to call.
+  OpFunction outlinedEpilogue(const hlo::Instruction &instruction, ContractionEpilogue epilogue);
+  /// A function (weights, taps, tap count, starts) that stores at
+  /// `starts` the s32 sums each column of `plan`, a box skipping `taps` (a
+  /// count of kernel offsets), starts from: the bias (`bias`, a table of
+  /// s32, or null) plus `padValue` times the column's skipped weights.
+  llvm::Function *boxStartsFunction(const hlo::Instruction &instruction,
+                                    const ContractionPlan &plan, int64_t padValue,
+                                    llvm::Value *bias);
 
   //===--- Chains of contractions (ContractionChains.cpp) -----------------===//
 

@@ -59,8 +59,13 @@ public:
       return;
     epilogue_ = epilogue;
     llvm::Module &module = *b_.GetInsertBlock()->getModule();
+    // Starts computed at run time never meet a grouped form: those read an
+    // lhs shared by the columns, which a depthwise convolution's is not.
+    assert(!(grouped_ && plan_.columnStarts) && "run-time starts in a grouped form");
     if (grouped_)
       packed_ = packIntegerRhs(module, plan_, tiling_, step_.group(), step_.lhsOffset());
+    else if (plan_.columnStarts)
+      packed_.initialSums = plan_.columnStarts;
     else
       packed_.initialSums = initialSums(module, plan_, 0, {});
     if (epilogue_) {

@@ -18,9 +18,10 @@ namespace mote::codegen {
 /// adjusted, the s32 sums each column starts from.
 struct PackedIntegerRhs {
   llvm::GlobalVariable *values = nullptr;
-  llvm::GlobalVariable *initialSums = nullptr; ///< one per column, or null: zeros
-  int64_t steps = 0;                           ///< outer contracting indices x groups
-  int64_t groups = 0;                          ///< groups per innermost contracting run
+  /// One per column (a constant, or the plan's columnStarts), or null: zeros.
+  llvm::Value *initialSums = nullptr;
+  int64_t steps = 0;  ///< outer contracting indices x groups
+  int64_t groups = 0; ///< groups per innermost contracting run
 };
 
 /// Packs `plan.rhsValues` for steps of `group` values, the panels following

@@ -35,8 +35,8 @@ llvm::SmallVector<BufferSlice, 8> FunctionEmitter::opSlices(const hlo::Instructi
 }
 
 FunctionEmitter::OpFunction FunctionEmitter::createOpFunction(const hlo::Instruction &instruction,
-                                                              const llvm::Twine &name,
-                                                              bool ranged) {
+                                                              const llvm::Twine &name, bool ranged,
+                                                              llvm::ArrayRef<llvm::Type *> more) {
   OpFunction op;
   op.slices = opSlices(instruction);
   op.ranged = ranged;
@@ -44,6 +44,7 @@ FunctionEmitter::OpFunction FunctionEmitter::createOpFunction(const hlo::Instruc
   llvm::SmallVector<llvm::Type *, 12> parameters(3 + op.slices.size(), ptr);
   if (ranged)
     parameters.append(2, indexType_);
+  parameters.append(more.begin(), more.end());
   llvm::FunctionType *type = llvm::FunctionType::get(builder_.getVoidTy(), parameters, false);
   op.function = llvm::Function::Create(type, llvm::GlobalValue::InternalLinkage, name, module_);
   op.function->addFnAttr(llvm::Attribute::NoInline);
@@ -67,11 +68,7 @@ llvm::SmallVector<llvm::Value *, 12> FunctionEmitter::opPointers(const OpFunctio
 void FunctionEmitter::emitOpBody(
     const OpFunction &op, llvm::function_ref<void(llvm::Value *begin, llvm::Value *end)> body) {
   FunctionSwitch inside(*this, op.function);
-  args_ = op.function->getArg(0);
-  results_ = op.function->getArg(1);
-  scratch_ = op.function->getArg(2);
-  for (auto [i, slice] : llvm::enumerate(op.slices))
-    sliceArguments_.push_back({slice, op.function->getArg(3 + i)});
+  bindOpArguments(op);
   llvm::Value *begin = nullptr, *end = nullptr;
   if (op.ranged) {
     begin = op.function->getArg(3 + op.slices.size());
@@ -79,6 +76,14 @@ void FunctionEmitter::emitOpBody(
   }
   body(begin, end);
   builder_.CreateRetVoid();
+}
+
+void FunctionEmitter::bindOpArguments(const OpFunction &op) {
+  args_ = op.function->getArg(0);
+  results_ = op.function->getArg(1);
+  scratch_ = op.function->getArg(2);
+  for (auto [i, slice] : llvm::enumerate(op.slices))
+    sliceArguments_.push_back({slice, op.function->getArg(unsigned(3 + i))});
 }
 
 void FunctionEmitter::emitOutlined(const hlo::Instruction &instruction,

@@ -98,32 +98,51 @@ bool readsPaddedInputInPlace(const hlo::Instruction &convolution, const hlo::Ins
   return padded;
 }
 
+std::vector<int64_t> skippedTaps(const hlo::Instruction &convolution,
+                                 llvm::ArrayRef<WindowRun> box) {
+  const hlo::ConvolutionDimensionNumbers &numbers = convolution.attributes().convolutionDimensions;
+  const hlo::Shape &kernel = convolution.operand(1)->shape();
+  llvm::SmallVector<int64_t, 6> strides(size_t(kernel.rank()), 1);
+  for (size_t d = strides.size(); d-- > 1;)
+    strides[d - 1] = strides[d] * kernel.dim(int64_t(d));
+  const size_t spatial = numbers.kernelSpatialDimensions.size();
+  llvm::SmallVector<int64_t, 4> tap(spatial, 0);
+  std::vector<int64_t> offsets;
+  for (;;) {
+    bool inside = true;
+    int64_t offset = 0;
+    for (size_t d = 0; d < spatial; ++d) {
+      inside &= d < box.size() && tap[d] >= box[d].tapBegin && tap[d] < box[d].tapEnd;
+      offset += tap[d] * strides[size_t(numbers.kernelSpatialDimensions[d])];
+    }
+    if (!inside)
+      offsets.push_back(offset);
+    size_t d = spatial; // the next tap, row-major
+    while (d > 0 && ++tap[d - 1] == kernel.dim(numbers.kernelSpatialDimensions[d - 1]))
+      tap[--d] = 0;
+    if (d == 0)
+      return offsets;
+  }
+}
+
 std::vector<int64_t> skippedTapSums(const hlo::Instruction &convolution,
                                     const hlo::Literal &weights, int64_t padValue,
                                     llvm::ArrayRef<WindowRun> box) {
   const hlo::ConvolutionDimensionNumbers &numbers = convolution.attributes().convolutionDimensions;
-  llvm::ArrayRef<int64_t> dims = weights.shape().dims();
-  std::vector<int64_t> sums(size_t(dims[size_t(numbers.kernelOutputFeatureDimension)]), 0);
+  const int64_t feature = numbers.kernelOutputFeatureDimension;
+  const hlo::Shape &kernel = weights.shape();
+  int64_t featureStride = 1;
+  for (int64_t d = feature + 1; d < kernel.rank(); ++d)
+    featureStride *= kernel.dim(d);
+  std::vector<int64_t> sums(size_t(kernel.dim(feature)), 0);
   if (padValue == 0)
     return sums;
-  llvm::SmallVector<int64_t, 6> index(dims.size(), 0);
-  for (int64_t linear = 0; linear < weights.elementCount(); ++linear) {
-    bool inside = true;
-    for (size_t d = 0; d < box.size(); ++d) {
-      const int64_t tap = index[size_t(numbers.kernelSpatialDimensions[d])];
-      inside &= tap >= box[d].tapBegin && tap < box[d].tapEnd;
-    }
-    if (!inside)
-      sums[size_t(index[size_t(numbers.kernelOutputFeatureDimension)])] +=
-          weights.getAsInt64(linear);
-    for (size_t d = dims.size(); d-- > 0;) // the next row-major index
-      if (++index[d] < dims[d])
-        break;
-      else
-        index[d] = 0;
-  }
-  for (int64_t &sum : sums)
+  const std::vector<int64_t> taps = skippedTaps(convolution, box);
+  for (auto [f, sum] : llvm::enumerate(sums)) {
+    for (int64_t tap : taps)
+      sum += weights.getAsInt64(tap + int64_t(f) * featureStride);
     sum = int32_t(uint32_t(uint64_t(sum) * uint64_t(padValue)));
+  }
   return sums;
 }
 

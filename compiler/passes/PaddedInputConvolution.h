@@ -61,6 +61,14 @@ constexpr int64_t kMaxPaddedInputBoxes = 64;
 bool readsPaddedInputInPlace(const hlo::Instruction &convolution, const hlo::Instruction &pad,
                              const hlo::Literal *padValue, const hlo::Literal *weights);
 
+/// The taps of `convolution`'s window outside the box [tapBegin, tapEnd)
+/// of each spatial dimension, as offsets into its row-major kernel (of
+/// output feature 0), in row-major order: what code generation sums at run
+/// time, per output feature, for a box's starting sums (a few adds per
+/// feature where a table would take four bytes per feature and box).
+std::vector<int64_t> skippedTaps(const hlo::Instruction &convolution,
+                                 llvm::ArrayRef<WindowRun> box);
+
 /// The weights' sum over the taps outside the box [tapBegin, tapEnd) of
 /// each spatial dimension, times `padValue`, per output feature: what the
 /// skipped taps add to each output of the box (modulo 2^32, like the sums).

@@ -65,6 +65,14 @@ ENTRY main {
   // The interior skips nothing.
   CHECK(skippedTapSums(*convolution, weights, -3, {{1, 3, 0, 3}, {1, 3, 0, 3}}) ==
         std::vector<int64_t>{0, 0});
+  // The same taps as offsets into the kernel (2 output features a tap):
+  // row 0, then column 0 of rows 1 and 2.
+  CHECK(skippedTaps(*convolution, {{0, 1, 1, 3}, {0, 1, 1, 3}}) ==
+        std::vector<int64_t>{0, 2, 4, 6, 12});
+  // The bottom edge skips row 2 only.
+  CHECK(skippedTaps(*convolution, {{3, 4, 0, 2}, {1, 3, 0, 3}}) ==
+        std::vector<int64_t>{12, 14, 16});
+  CHECK(skippedTaps(*convolution, {{1, 3, 0, 3}, {1, 3, 0, 3}}).empty());
 }
 
 } // namespace
