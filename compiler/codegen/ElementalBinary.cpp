@@ -12,6 +12,7 @@
 #include "codegen/ElementTypes.h"
 #include "codegen/ElementalEmitter.h"
 #include "codegen/MathEmitter.h"
+#include "codegen/RoundedBounds.h"
 #include "codegen/ScalarOps.h"
 
 #include "hlo/Instruction.h"
@@ -284,8 +285,12 @@ llvm::Value *emitBinaryOp(llvm::IRBuilderBase &builder, Opcode opcode, Primitive
     return emitComplexBinaryOp(builder, opcode, lhs, rhs);
   if (hlo::isInteger(type))
     return emitIntegerBinary(builder, opcode, hlo::isSignedInteger(type), lhs, rhs);
-  if (opcode == Opcode::Maximum || opcode == Opcode::Minimum)
+  if (opcode == Opcode::Maximum || opcode == Opcode::Minimum) {
     rhs = foldConstantLoad(rhs); // a relu's zero
+    if (type == PrimitiveType::F16)
+      if (llvm::Value *bounded = emitRoundedBound(builder, opcode, lhs, rhs))
+        return bounded;
+  }
   llvm::Value *result = emitFloatBinary(builder, opcode, toCompute(builder, type, lhs),
                                         toCompute(builder, type, rhs));
   if (result && (opcode == Opcode::Maximum || opcode == Opcode::Minimum))
