@@ -210,10 +210,15 @@ llvm::Value *FunctionEmitter::readFused(FusedValues &values, const hlo::Instruct
   }
   switch (operand.opcode()) {
   case Opcode::Parameter: {
-    auto number = static_cast<size_t>(operand.attributes().parameterNumber);
-    return readElement(*values.fusion.operand(number), index);
+    const hlo::Instruction &argument =
+        *values.fusion.operand(static_cast<size_t>(operand.attributes().parameterNumber));
+    if (llvm::Value *widened = readWidenedConstant(argument, index))
+      return widened;
+    return readElement(argument, index);
   }
   case Opcode::Constant:
+    if (llvm::Value *widened = readWidenedConstant(operand, index))
+      return widened;
     return loadElement(builder_, operand.shape().elementType(),
                        elementAddress(operand, constantAddress(operand), index));
   default:
