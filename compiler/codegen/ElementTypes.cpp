@@ -275,6 +275,14 @@ llvm::Value *fromComputeSelected(llvm::IRBuilderBase &builder, PrimitiveType typ
   return quiet ? markExactNarrowing(bits) : bits;
 }
 
+bool convertsF16WithInstructions(llvm::IRBuilderBase &builder) {
+  return convertsF16InHardware(builder);
+}
+
+llvm::Value *exactF16Bits(llvm::IRBuilderBase &builder, llvm::Value *value) {
+  return markExactNarrowing(narrowToF16(builder, value, /*hardware=*/true));
+}
+
 llvm::Value *zeroValue(llvm::IRBuilderBase &builder, PrimitiveType type) {
   return llvm::Constant::getNullValue(valueType(builder.getContext(), type));
 }

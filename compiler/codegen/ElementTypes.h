@@ -68,6 +68,14 @@ llvm::Value *fromCompute(llvm::IRBuilderBase &builder, hlo::PrimitiveType type, 
 llvm::Value *fromComputeSelected(llvm::IRBuilderBase &builder, hlo::PrimitiveType type,
                                  llvm::Value *value, llvm::ArrayRef<llvm::Value *> operands = {});
 
+/// Whether the module being built converts f16 with the target's
+/// instructions (markHardwareF16Conversions).
+bool convertsF16WithInstructions(llvm::IRBuilderBase &builder);
+/// f16 bits of an f32 `value` that is exactly an f16 value (a constant
+/// widened at compile time), marked so that toCompute gives `value` back
+/// instead of widening the bits; only where convertsF16WithInstructions.
+llvm::Value *exactF16Bits(llvm::IRBuilderBase &builder, llvm::Value *value);
+
 /// f16 bits (i16, scalar or vector) as f32, and f32 rounded to f16 bits:
 /// fpext and fptrunc of half when `hardware` (only for targets that have
 /// the instructions: elsewhere they become library calls), integer code

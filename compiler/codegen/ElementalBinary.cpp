@@ -12,9 +12,14 @@
 #include "codegen/ElementTypes.h"
 #include "codegen/ElementalEmitter.h"
 #include "codegen/MathEmitter.h"
+#include "codegen/RoundedBounds.h"
 #include "codegen/ScalarOps.h"
 
 #include "hlo/Instruction.h"
+
+#include "llvm/Analysis/ConstantFolding.h"
+#include "llvm/IR/Module.h"
+#include "llvm/TargetParser/Triple.h"
 
 namespace mote::codegen {
 
@@ -23,6 +28,48 @@ using hlo::Opcode;
 using hlo::PrimitiveType;
 
 namespace {
+
+/// `value`, or the constant it loads from a read-only global (a fused
+/// constant operand is read from its global).
+llvm::Value *foldConstantLoad(llvm::Value *value) {
+  if (auto *load = llvm::dyn_cast<llvm::LoadInst>(value))
+    if (auto *global = llvm::dyn_cast<llvm::GlobalVariable>(load->getPointerOperand()))
+      if (global->isConstant() && global->hasDefinitiveInitializer())
+        if (llvm::Constant *folded = llvm::ConstantFoldLoadFromConstPtr(
+                global, load->getType(), global->getParent()->getDataLayout()))
+          return folded;
+  return value;
+}
+
+/// Whether `value` is a float constant (scalar or vector) without a NaN.
+bool isNumberConstant(llvm::Value *value) {
+  auto *constant = llvm::dyn_cast<llvm::Constant>(value);
+  if (!constant)
+    return false;
+  auto number = [](llvm::Constant *element) {
+    auto *fp = llvm::dyn_cast_or_null<llvm::ConstantFP>(element);
+    return fp && !fp->isNaN();
+  };
+  auto *vector = llvm::dyn_cast<llvm::FixedVectorType>(value->getType());
+  if (!vector)
+    return number(constant);
+  for (unsigned i = 0; i < vector->getNumElements(); ++i)
+    if (!number(constant->getAggregateElement(i)))
+      return false;
+  return true;
+}
+
+/// Whether the function being built is x86 code, where LLVM lowers
+/// `x < c ? c : x` to maxps(c, x) and `c < x ? c : x` to minps(c, x): they
+/// return their second operand, x, when either is NaN (a signalling NaN
+/// unchanged) and when both are zeros, which are std::max's and std::min's
+/// rules for a bound c that is not NaN, -0 and +0 included. LLVM 16 lowers
+/// the same selects for AArch64 to fmax and fmin, which give +0 for
+/// max(-0, +0) and quiet a signalling NaN: other targets keep the guards.
+bool selectsAreX86MinMax(llvm::IRBuilderBase &b) {
+  llvm::BasicBlock *block = b.GetInsertBlock();
+  return block && block->getModule() && llvm::Triple(block->getModule()->getTargetTriple()).isX86();
+}
 
 llvm::Value *emitFloatBinary(llvm::IRBuilderBase &b, Opcode opcode, llvm::Value *x,
                              llvm::Value *y) {
@@ -44,6 +91,8 @@ llvm::Value *emitFloatBinary(llvm::IRBuilderBase &b, Opcode opcode, llvm::Value 
     // case is chosen apart.
     llvm::Value *takeY = opcode == Opcode::Maximum ? b.CreateFCmpOLT(x, y) : b.CreateFCmpOLT(y, x);
     llvm::Value *chosen = b.CreateSelect(takeY, y, x);
+    if (isNumberConstant(y) && selectsAreX86MinMax(b))
+      return chosen; // a relu's one maxps: NaN and equal x give x already
     chosen = b.CreateSelect(b.CreateFCmpOEQ(x, y), x, chosen);
     chosen = b.CreateSelect(emitIsNan(b, y), y, chosen);
     return b.CreateSelect(emitIsNan(b, x), x, chosen);
@@ -236,6 +285,12 @@ llvm::Value *emitBinaryOp(llvm::IRBuilderBase &builder, Opcode opcode, Primitive
     return emitComplexBinaryOp(builder, opcode, lhs, rhs);
   if (hlo::isInteger(type))
     return emitIntegerBinary(builder, opcode, hlo::isSignedInteger(type), lhs, rhs);
+  if (opcode == Opcode::Maximum || opcode == Opcode::Minimum) {
+    rhs = foldConstantLoad(rhs); // a relu's zero
+    if (type == PrimitiveType::F16)
+      if (llvm::Value *bounded = emitRoundedBound(builder, opcode, lhs, rhs))
+        return bounded;
+  }
   llvm::Value *result = emitFloatBinary(builder, opcode, toCompute(builder, type, lhs),
                                         toCompute(builder, type, rhs));
   if (result && (opcode == Opcode::Maximum || opcode == Opcode::Minimum))

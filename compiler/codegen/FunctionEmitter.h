@@ -352,6 +352,11 @@ public:
         storageType(module_.getContext(), instruction.shape().elementType()), base, linear);
   }
 
+  /// An element of a small f16 constant read from a copy of it widened to
+  /// f32 at compile time (a layer's bias), as exactF16Bits; null for any
+  /// other constant (HalfConstants.cpp).
+  llvm::Value *readWidenedConstant(const hlo::Instruction &constant, IndexRef index);
+
   llvm::Value *readElement(const hlo::Instruction &operand, IndexRef index) {
     llvm::Value *base = address(assignment_.slice(&operand));
     return loadElement(builder_, operand.shape().elementType(),
@@ -820,6 +825,8 @@ private:
   /// Inside an op function: its buffers and the arguments that hold them.
   llvm::SmallVector<std::pair<BufferSlice, llvm::Value *>, 8> sliceArguments_;
   llvm::DenseMap<const hlo::Instruction *, ReadOnlyData> constants_;
+  /// readWidenedConstant's f32 copies.
+  llvm::DenseMap<const hlo::Instruction *, ReadOnlyData> widenedConstants_;
   WeightsBlob *weightsBlob_ = nullptr; ///< where large constants go (packages)
   uint64_t weightsReserve_ = 0;        ///< scratch bytes before the arena
   /// The weights pointer as loaded in each function that reads weights.

@@ -5,7 +5,8 @@
 namespace mote::codegen {
 
 void emitCountedLoop(llvm::IRBuilderBase &builder, llvm::Value *count,
-                     llvm::function_ref<void(llvm::Value *index)> body, const llvm::Twine &name) {
+                     llvm::function_ref<void(llvm::Value *index)> body, const llvm::Twine &name,
+                     unsigned vectorWidth) {
   llvm::Function *function = builder.GetInsertBlock()->getParent();
   llvm::LLVMContext &context = builder.getContext();
   llvm::Type *type = count->getType();
@@ -25,7 +26,16 @@ void emitCountedLoop(llvm::IRBuilderBase &builder, llvm::Value *count,
   // The body may have created blocks of its own: the latch is wherever it ended.
   llvm::Value *next = builder.CreateNUWAdd(index, llvm::ConstantInt::get(type, 1));
   index->addIncoming(next, builder.GetInsertBlock());
-  builder.CreateBr(header);
+  llvm::BranchInst *latch = builder.CreateBr(header);
+  if (vectorWidth > 1) {
+    llvm::Metadata *width[] = {llvm::MDString::get(context, "llvm.loop.vectorize.width"),
+                               llvm::ConstantAsMetadata::get(builder.getInt32(vectorWidth))};
+    llvm::MDNode *hint = llvm::MDNode::get(context, width);
+    // A loop's metadata lists itself first.
+    llvm::MDNode *loop = llvm::MDNode::getDistinct(context, {nullptr, hint});
+    loop->replaceOperandWith(0, loop);
+    latch->setMetadata(llvm::LLVMContext::MD_loop, loop);
+  }
   builder.SetInsertPoint(exit);
 }
 

@@ -9,10 +9,12 @@
 namespace mote::codegen {
 
 /// Emits `for (i = 0; i < count; ++i) body(i)` at the builder's position and
-/// leaves the builder after the loop. `count` may be a run-time value.
+/// leaves the builder after the loop. `count` may be a run-time value. A
+/// `vectorWidth` above 1 asks the loop vectorizer for that many elements a
+/// step (llvm.loop.vectorize.width) instead of its cost model's choice.
 void emitCountedLoop(llvm::IRBuilderBase &builder, llvm::Value *count,
                      llvm::function_ref<void(llvm::Value *index)> body,
-                     const llvm::Twine &name = "i");
+                     const llvm::Twine &name = "i", unsigned vectorWidth = 0);
 
 /// Emits `if (condition) body();` at the builder's position and leaves the
 /// builder after it.

@@ -57,6 +57,10 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 # not to work yet. An expected failure that passes is reported, so this list
 # stays honest.
 EXPECTED_FAILURES = {
+    ("constant_bounds", "thumbv8.1m.main-none-eabihf:cortex-m55:+mve.fp"):
+        "Helium compares a subnormal input (1e-40, -1e-40) as a zero of its sign and the "
+        "select hands on its bits unflushed: max(-1e-40, 0) gives -1e-40, where the "
+        "evaluator gives 0 and with flushed inputs -0",
     ("rng_normal", "riscv64-linux-gnu::+v"):
         "QEMU 7.2 aborts (an assertion in decode_save_opc) translating vfcvt.rtz.x.f.v, "
         "the RVV float -> integer conversion of the inline log's and cos's argument reduction "
