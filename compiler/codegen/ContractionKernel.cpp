@@ -20,6 +20,8 @@
 #include "codegen/LoopNest.h"
 #include "passes/ContractionTypes.h"
 
+#include "llvm/Analysis/VectorUtils.h"
+
 namespace mote::codegen {
 
 using hlo::PrimitiveType;
@@ -848,12 +850,29 @@ private:
           "k");
     }
 
+    auto sumOfSegment = [&](unsigned r, size_t v) {
+      llvm::AllocaInst *sum = sums[r * segments + v];
+      return b_.CreateLoad(sum->getAllocatedType(), sum);
+    };
     for (unsigned r = 0; r < rows; ++r)
       for (size_t v = 0; v < segments; ++v) {
-        llvm::AllocaInst *sum = sums[r * segments + v];
-        llvm::Value *value = b_.CreateLoad(sum->getAllocatedType(), sum);
+        llvm::Value *value = sumOfSegment(r, v);
+        const bool paired = pairsNarrowedStores() && widths[v] > 1 && v + 1 < segments &&
+                            widths[v + 1] == widths[v];
+        if (paired) // the next vector's columns follow these
+          value = b_.CreateShuffleVector(value, sumOfSegment(r, v + 1),
+                                         llvm::createSequentialMask(0, 2 * widths[v], 0));
         b_.CreateAlignedStore(narrow(value), outAddress(r, v), alignment(2));
+        v += paired;
       }
+  }
+
+  /// Whether the bf16 results of two vectors side by side in a tile row are
+  /// rounded and stored as one vector: their narrowings then share a pack
+  /// (x86-64-v3: two shifts, a pack and a permute for 16 values, where 8
+  /// alone take a shift, an extract and a pack). The bits are the same.
+  bool pairsNarrowedStores() const {
+    return plan_.type == PrimitiveType::F32 && plan_.resultType == PrimitiveType::BF16;
   }
 
   /// The output fusion's code over `rows` stored rows from `column` on,
