@@ -216,9 +216,6 @@ void FunctionEmitter::emitConvolution(const hlo::Instruction &instruction) {
   emitPlannedContraction(instruction, plan, *instruction.operand(0), *instruction.operand(1));
 }
 
-} // namespace mote::codegen
-
-namespace mote::codegen {
 
 bool planPaddedInputConvolution(const hlo::Instruction &convolution, const hlo::Instruction &pad,
                                 const hlo::Literal &padValue, const hlo::Literal *weights,

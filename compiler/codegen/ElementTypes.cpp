@@ -100,13 +100,6 @@ namespace {
 
 constexpr const char *kHardwareF16Flag = "mote.f16-conversions";
 
-/// Whether the module being built converts f16 with the target's
-/// instructions (markHardwareF16Conversions).
-bool convertsF16InHardware(llvm::IRBuilderBase &builder) {
-  llvm::BasicBlock *block = builder.GetInsertBlock();
-  return block && block->getModule() && block->getModule()->getModuleFlag(kHardwareF16Flag);
-}
-
 /// Marks bf16 bits that hold no signalling NaN: what rounding to bf16 gives
 /// (it quiets NaNs), so selecting among such values needs no quieting.
 constexpr const char *kQuietBF16Kind = "mote.bf16-quiet";
@@ -120,13 +113,7 @@ llvm::Value *markQuietBF16(llvm::Value *bits) {
 /// Whether bf16 `bits` (scalar or vector) are known to hold no signalling
 /// NaN: marked by markQuietBF16, or constants whose NaNs are quiet.
 bool holdsNoSignallingBF16(llvm::Value *bits) {
-  // A constant operand is read from its read-only global.
-  if (auto *load = llvm::dyn_cast<llvm::LoadInst>(bits))
-    if (auto *global = llvm::dyn_cast<llvm::GlobalVariable>(load->getPointerOperand()))
-      if (global->isConstant() && global->hasDefinitiveInitializer())
-        if (llvm::Constant *value = llvm::ConstantFoldLoadFromConstPtr(
-                global, load->getType(), global->getParent()->getDataLayout()))
-          bits = value;
+  bits = foldConstantLoad(bits); // a constant operand, read from its global
   if (auto *instruction = llvm::dyn_cast<llvm::Instruction>(bits))
     return instruction->getMetadata(kQuietBF16Kind) != nullptr;
   auto *constant = llvm::dyn_cast<llvm::Constant>(bits);
@@ -140,13 +127,7 @@ bool holdsNoSignallingBF16(llvm::Value *bits) {
     const bool nan = (b & 0x7f80) == 0x7f80 && (b & 0x7f) != 0;
     return !nan || (b & 0x40) != 0;
   };
-  auto *vector = llvm::dyn_cast<llvm::FixedVectorType>(bits->getType());
-  if (!vector)
-    return quiet(constant);
-  for (unsigned i = 0; i < vector->getNumElements(); ++i)
-    if (!quiet(constant->getAggregateElement(i)))
-      return false;
-  return true;
+  return allConstantElements(constant, quiet);
 }
 
 /// Marks half bits narrowed without rounding from an f32 value (a maximum,
@@ -231,7 +212,7 @@ llvm::Value *toCompute(llvm::IRBuilderBase &builder, PrimitiveType type, llvm::V
   if (llvm::Value *exact = exactlyNarrowedFrom(value))
     return exact; // relu6's minimum reads its maximum's f32 result
   if (type == PrimitiveType::F16)
-    return widenF16(builder, value, convertsF16InHardware(builder));
+    return widenF16(builder, value, convertsF16WithInstructions(builder));
   if (type == PrimitiveType::BF16)
     return math::emitBF16ToF32(builder, value);
   if (hlo::isF8(type))
@@ -241,7 +222,7 @@ llvm::Value *toCompute(llvm::IRBuilderBase &builder, PrimitiveType type, llvm::V
 
 llvm::Value *fromCompute(llvm::IRBuilderBase &builder, PrimitiveType type, llvm::Value *value) {
   if (type == PrimitiveType::F16)
-    return narrowToF16(builder, value, convertsF16InHardware(builder));
+    return narrowToF16(builder, value, convertsF16WithInstructions(builder));
   if (type == PrimitiveType::BF16)
     return markQuietBF16(math::emitF32ToBF16(builder, value));
   if (hlo::isF8(type))
@@ -275,8 +256,30 @@ llvm::Value *fromComputeSelected(llvm::IRBuilderBase &builder, PrimitiveType typ
   return quiet ? markExactNarrowing(bits) : bits;
 }
 
+llvm::Value *foldConstantLoad(llvm::Value *value) {
+  if (auto *load = llvm::dyn_cast<llvm::LoadInst>(value))
+    if (auto *global = llvm::dyn_cast<llvm::GlobalVariable>(load->getPointerOperand()))
+      if (global->isConstant() && global->hasDefinitiveInitializer())
+        if (llvm::Constant *folded = llvm::ConstantFoldLoadFromConstPtr(
+                global, load->getType(), global->getParent()->getDataLayout()))
+          return folded;
+  return value;
+}
+
+bool allConstantElements(llvm::Constant *constant,
+                         llvm::function_ref<bool(llvm::Constant *)> predicate) {
+  auto *vector = llvm::dyn_cast<llvm::FixedVectorType>(constant->getType());
+  if (!vector)
+    return predicate(constant);
+  for (unsigned i = 0; i < vector->getNumElements(); ++i)
+    if (!predicate(constant->getAggregateElement(i)))
+      return false;
+  return true;
+}
+
 bool convertsF16WithInstructions(llvm::IRBuilderBase &builder) {
-  return convertsF16InHardware(builder);
+  llvm::BasicBlock *block = builder.GetInsertBlock();
+  return block && block->getModule() && block->getModule()->getModuleFlag(kHardwareF16Flag);
 }
 
 llvm::Value *exactF16Bits(llvm::IRBuilderBase &builder, llvm::Value *value) {

@@ -26,6 +26,7 @@
 
 #include "hlo/PrimitiveType.h"
 
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/IR/IRBuilder.h"
 
 namespace mote::codegen {
@@ -67,6 +68,14 @@ llvm::Value *fromCompute(llvm::IRBuilderBase &builder, hlo::PrimitiveType type, 
 /// (a bf16 rounding's result, a constant) the quieting is left out.
 llvm::Value *fromComputeSelected(llvm::IRBuilderBase &builder, hlo::PrimitiveType type,
                                  llvm::Value *value, llvm::ArrayRef<llvm::Value *> operands = {});
+
+/// `value`, or the constant it loads from a read-only global (a fused
+/// constant operand is read from its global).
+llvm::Value *foldConstantLoad(llvm::Value *value);
+/// Whether `predicate` holds for `constant` (a scalar) or every element of
+/// it (a fixed vector).
+bool allConstantElements(llvm::Constant *constant,
+                         llvm::function_ref<bool(llvm::Constant *)> predicate);
 
 /// Whether the module being built converts f16 with the target's
 /// instructions (markHardwareF16Conversions).

@@ -17,7 +17,6 @@
 
 #include "hlo/Instruction.h"
 
-#include "llvm/Analysis/ConstantFolding.h"
 #include "llvm/IR/Module.h"
 #include "llvm/TargetParser/Triple.h"
 
@@ -29,18 +28,6 @@ using hlo::PrimitiveType;
 
 namespace {
 
-/// `value`, or the constant it loads from a read-only global (a fused
-/// constant operand is read from its global).
-llvm::Value *foldConstantLoad(llvm::Value *value) {
-  if (auto *load = llvm::dyn_cast<llvm::LoadInst>(value))
-    if (auto *global = llvm::dyn_cast<llvm::GlobalVariable>(load->getPointerOperand()))
-      if (global->isConstant() && global->hasDefinitiveInitializer())
-        if (llvm::Constant *folded = llvm::ConstantFoldLoadFromConstPtr(
-                global, load->getType(), global->getParent()->getDataLayout()))
-          return folded;
-  return value;
-}
-
 /// Whether `value` is a float constant (scalar or vector) without a NaN.
 bool isNumberConstant(llvm::Value *value) {
   auto *constant = llvm::dyn_cast<llvm::Constant>(value);
@@ -50,13 +37,7 @@ bool isNumberConstant(llvm::Value *value) {
     auto *fp = llvm::dyn_cast_or_null<llvm::ConstantFP>(element);
     return fp && !fp->isNaN();
   };
-  auto *vector = llvm::dyn_cast<llvm::FixedVectorType>(value->getType());
-  if (!vector)
-    return number(constant);
-  for (unsigned i = 0; i < vector->getNumElements(); ++i)
-    if (!number(constant->getAggregateElement(i)))
-      return false;
-  return true;
+  return allConstantElements(constant, number);
 }
 
 /// Whether the function being built is x86 code, where LLVM lowers
