@@ -216,7 +216,6 @@ void FunctionEmitter::emitConvolution(const hlo::Instruction &instruction) {
   emitPlannedContraction(instruction, plan, *instruction.operand(0), *instruction.operand(1));
 }
 
-
 bool planPaddedInputConvolution(const hlo::Instruction &convolution, const hlo::Instruction &pad,
                                 const hlo::Literal &padValue, const hlo::Literal *weights,
                                 const ResultPlacement *placement, PaddedInputBoxes &boxes) {
@@ -351,10 +350,9 @@ void FunctionEmitter::emitPaddedInputConvolution(const hlo::Instruction &instruc
     return;
   llvm::Triple triple(module_.getTargetTriple());
   std::vector<ContractionPlan> plans = boxes.plans;
-  if (weights.opcode() == hlo::Opcode::Constant && weights.attributes().literal &&
-      !weights.attributes().literalElided)
+  if (const hlo::Literal *values = weights.constantValue())
     for (ContractionPlan &plan : plans)
-      plan.rhsValues = &*weights.attributes().literal; // laid out for the instructions
+      plan.rhsValues = values; // laid out for the instructions
   // A box that skips taps starts from sums computed as it begins (a few
   // adds per column) rather than from a table of its own in flash; they
   // read the bias from one table all boxes share.

@@ -135,9 +135,8 @@ void FunctionEmitter::emitPlannedContraction(
   const BufferSlice &rhsSlice = assignment_.slice(&rhs);
   if (hlo::isInteger(arithmeticPlan.type)) {
     // An integer kernel lays constant weights out for its own instructions.
-    if (rhs.opcode() == hlo::Opcode::Constant && rhs.attributes().literal &&
-        !rhs.attributes().literalElided)
-      arithmeticPlan.rhsValues = &*rhs.attributes().literal;
+    if (const hlo::Literal *values = rhs.constantValue())
+      arithmeticPlan.rhsValues = values;
   } else if (rhsPanels_ && rhsSlice.kind == BufferSlice::Kind::Constant && rhsSlice.index == 0 &&
              rhsSlice.constant->shape().isArray()) {
     // Constant weights are read from panels laid out at compile time.

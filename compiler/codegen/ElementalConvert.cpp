@@ -118,9 +118,8 @@ std::optional<double> scalarConstantValue(const hlo::Instruction &instruction) {
   const hlo::Instruction *value = &instruction;
   if (value->opcode() == Opcode::Broadcast && value->operandCount() == 1)
     value = value->operand(0);
-  const auto &literal = value->attributes().literal;
-  if (value->opcode() != Opcode::Constant || !literal || value->attributes().literalElided ||
-      !value->shape().isArray() || value->shape().elementCount() != 1 ||
+  const hlo::Literal *literal = value->constantValue();
+  if (!literal || !value->shape().isArray() || value->shape().elementCount() != 1 ||
       !(hlo::isFloatingPoint(value->shape().elementType()) ||
         hlo::isInteger(value->shape().elementType())))
     return std::nullopt;
@@ -186,10 +185,11 @@ llvm::Value *ElementalEmitter::emitBitcastConvert(const hlo::Instruction &instru
   if (fromWidth > toWidth) {
     IndexRef wideIndex = index.drop_back();
     llvm::Value *wide = toBits(builder_, from, operandAt(instruction, 0, wideIndex));
-    llvm::Value *shift = builder_.CreateMul(builder_.CreateZExtOrTrunc(index.back(), wide->getType()),
-                                            llvm::ConstantInt::get(wide->getType(), toWidth));
-    llvm::Value *piece = builder_.CreateTrunc(builder_.CreateLShr(wide, shift),
-                                              builder_.getIntNTy(toWidth));
+    llvm::Value *shift =
+        builder_.CreateMul(builder_.CreateZExtOrTrunc(index.back(), wide->getType()),
+                           llvm::ConstantInt::get(wide->getType(), toWidth));
+    llvm::Value *piece =
+        builder_.CreateTrunc(builder_.CreateLShr(wide, shift), builder_.getIntNTy(toWidth));
     return fromBits(builder_, to, piece);
   }
   llvm::Type *wideType = builder_.getIntNTy(toWidth);

@@ -89,10 +89,7 @@ const hlo::Literal *fusedConstant(const hlo::Instruction &fusion,
   const hlo::Instruction *value = &instruction;
   if (value->opcode() == Opcode::Parameter)
     value = fusion.operand(size_t(value->attributes().parameterNumber));
-  if (value->opcode() != Opcode::Constant || !value->attributes().literal ||
-      value->attributes().literalElided)
-    return nullptr;
-  return &*value->attributes().literal;
+  return value->constantValue();
 }
 
 /// Where the contraction's elements sit in the fusion's result: row-major

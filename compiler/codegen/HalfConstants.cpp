@@ -43,14 +43,13 @@ uint32_t widenedBits(uint16_t bits) {
 llvm::Value *FunctionEmitter::readWidenedConstant(const hlo::Instruction &constant,
                                                   IndexRef index) {
   const int64_t count = constant.shape().elementCount();
-  if (constant.opcode() != hlo::Opcode::Constant || !constant.attributes().literal ||
-      constant.attributes().literalElided ||
-      constant.shape().elementType() != hlo::PrimitiveType::F16 || count < 2 ||
+  const hlo::Literal *values = constant.constantValue();
+  if (!values || constant.shape().elementType() != hlo::PrimitiveType::F16 || count < 2 ||
       count > kMaxWidenedElements || !convertsF16WithInstructions(builder_))
     return nullptr;
   auto [it, inserted] = widenedConstants_.try_emplace(&constant);
   if (inserted) {
-    llvm::ArrayRef<uint8_t> bytes = constant.attributes().literal->bytes();
+    llvm::ArrayRef<uint8_t> bytes = values->bytes();
     std::vector<uint8_t> widened;
     widened.reserve(bytes.size() * 2);
     for (size_t i = 0; i + 1 < bytes.size(); i += 2) {

@@ -58,8 +58,8 @@ FloatFacts constantFacts(const hlo::Instruction &instruction, InstructionResolve
   const hlo::Instruction *value = &resolve(instruction);
   if (value->opcode() == Opcode::Broadcast && value->operandCount() == 1)
     value = &resolve(*value->operand(0));
-  const auto &literal = value->attributes().literal;
-  if (value->opcode() != Opcode::Constant || !literal || value->attributes().literalElided)
+  const hlo::Literal *literal = value->constantValue();
+  if (!literal)
     return {};
   FloatFacts facts{false, false, false};
   for (int64_t i = 0, n = literal->elementCount(); i < n; ++i) {

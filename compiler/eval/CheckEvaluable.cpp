@@ -55,8 +55,7 @@ llvm::Error checkInstruction(const hlo::Instruction &instruction) {
   if (hlo::isMultiDevice(opcode))
     return errorAt(instruction,
                    llvm::Twine(hlo::opcodeName(opcode)) + " is not supported on a single device");
-  if (opcode == Opcode::Constant &&
-      (instruction.attributes().literalElided || !instruction.attributes().literal))
+  if (opcode == Opcode::Constant && !instruction.constantValue())
     return errorAt(instruction,
                    "constant values were elided by the dumper ('{...}'); cannot evaluate");
   if (opcode == Opcode::CustomCall && instruction.attributes().customCallTarget != "TopK")

@@ -325,11 +325,11 @@ Evaluator::execute(const hlo::Computation &computation,
       continue;
     }
     if (instruction.opcode() == Opcode::Constant) {
-      const auto &literal = instruction.attributes().literal;
-      if (!literal || instruction.attributes().literalElided)
+      const hlo::Literal *literal = instruction.constantValue();
+      if (!literal)
         return errorAt(instruction,
                        "constant values were elided by the dumper ('{...}'); cannot evaluate");
-      values[slot] = &*literal;
+      values[slot] = literal;
       continue;
     }
 

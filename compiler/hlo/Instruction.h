@@ -54,6 +54,14 @@ public:
   const InstructionAttributes &attributes() const { return attributes_; }
   InstructionAttributes &mutableAttributes() { return attributes_; }
 
+  /// A constant's value; null for any other instruction and for a constant
+  /// whose value the dumper elided (`{...}`): the file does not hold it.
+  const Literal *constantValue() const {
+    if (opcode_ != Opcode::Constant || !attributes_.literal || attributes_.literalElided)
+      return nullptr;
+    return &*attributes_.literal;
+  }
+
   Computation *parent() const { return parent_; }
   void setParent(Computation *parent) { parent_ = parent; }
 

@@ -36,7 +36,7 @@ bool mayMerge(const Instruction &instruction) {
   case Opcode::AddDependency:
     return false;
   case Opcode::Constant:
-    return instruction.attributes().literal && !instruction.attributes().literalElided;
+    return instruction.constantValue() != nullptr;
   default:
     return !hlo::isMultiDevice(instruction.opcode());
   }

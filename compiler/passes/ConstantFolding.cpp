@@ -24,10 +24,7 @@ using hlo::Opcode;
 
 namespace {
 
-bool isConstant(const Instruction &instruction) {
-  return instruction.opcode() == Opcode::Constant && instruction.attributes().literal &&
-         !instruction.attributes().literalElided;
-}
+bool isConstant(const Instruction &instruction) { return instruction.constantValue() != nullptr; }
 
 bool mayFold(const Instruction &instruction) {
   switch (instruction.opcode()) {

@@ -288,15 +288,9 @@ private:
   bool readInPlace(const Group &group, const Instruction &producer) const {
     if (producer.opcode() != Opcode::Pad || group.inputPad || users_.lookup(&producer).size() != 1)
       return false;
-    auto literal = [](const Instruction &instruction) -> const hlo::Literal * {
-      const hlo::InstructionAttributes &attributes = instruction.attributes();
-      if (instruction.opcode() != Opcode::Constant || !attributes.literal ||
-          attributes.literalElided)
-        return nullptr;
-      return &*attributes.literal;
-    };
-    return readsPaddedInputInPlace(*group.contraction, producer, literal(*producer.operand(1)),
-                                   literal(*group.contraction->operand(1)));
+    return readsPaddedInputInPlace(*group.contraction, producer,
+                                   producer.operand(1)->constantValue(),
+                                   group.contraction->operand(1)->constantValue());
   }
 
   /// Whether `producer` narrows the result of an elementwise chain that

@@ -108,10 +108,10 @@ private:
         return source;
       return nullptr;
     }
-    if (operand.opcode() != Opcode::Constant || !operand.attributes().literal ||
-        operand.attributes().literalElided)
+    const hlo::Literal *values = operand.constantValue();
+    if (!values)
       return nullptr;
-    const hlo::Literal &literal = *operand.attributes().literal;
+    const hlo::Literal &literal = *values;
     const PrimitiveType narrow = narrowestHolding(literal);
     if (narrow == type)
       return nullptr;
