@@ -14,6 +14,7 @@
 
 #include "codegen/ContractionKernel.h"
 
+#include "codegen/Bf16Pairs.h"
 #include "codegen/ContractionTiling.h"
 #include "codegen/ElementTypes.h"
 #include "codegen/IntegerContraction.h"
@@ -35,13 +36,13 @@ public:
   ContractionKernel(llvm::IRBuilderBase &builder, llvm::Type *indexType,
                     const ContractionPlan &plan, const ContractionTiling &tiling,
                     const PackedSchedule &packed, unsigned lhsRunSteps, bool prefetches,
-                    bool hardwareHalf, bool splatsHalfBits, bool widensRhsOnce)
+                    bool hardwareHalf, bool splatsHalfBits, bool widensRhsOnce, bool pairsBf16)
       : b_(builder), indexType_(indexType), plan_(plan), tiling_(tiling), packed_(packed),
         kSteps_(tiling.lanes > 1 ? lhsRunSteps : 1), prefetches_(prefetches),
         hardwareHalf_(hardwareHalf), splatsHalfBits_(splatsHalfBits), widensRhsOnce_(widensRhsOnce),
-        element_(plan.type == PrimitiveType::F64   ? b_.getDoubleTy()
-                 : plan.type == PrimitiveType::F16 ? b_.getHalfTy()
-                                                   : b_.getFloatTy()) {
+        pairsBf16_(pairsBf16), element_(plan.type == PrimitiveType::F64   ? b_.getDoubleTy()
+                                        : plan.type == PrimitiveType::F16 ? b_.getHalfTy()
+                                                                          : b_.getFloatTy()) {
     for (int side = 0; side < 3; ++side)
       storage_[side] = storageType(b_.getContext(), arrayType(plan, side));
   }
@@ -494,8 +495,19 @@ private:
                 }
                 llvm::Value *target =
                     gep(widenedRhs_, add(mul(column, widenedRhsSteps_), mul(step, width)));
+                const llvm::SmallVector<bool, 8> pairs = bf16PairStarts(tiling_.widths);
                 int64_t c = 0;
-                for (unsigned lanes : tiling_.widths) {
+                for (size_t v = 0; v < tiling_.widths.size(); ++v) {
+                  const unsigned lanes = tiling_.widths[v];
+                  if (pairs[v]) { // stored as the tiles read it: even columns, then odd
+                    auto [even, odd] = loadBf16Deinterleaved(
+                        b_, operandAddress(1, index(0), column, 0, c, offset), lanes, alignment(1));
+                    b_.CreateAlignedStore(even, gep(target, index(c)), panelAlignment());
+                    b_.CreateAlignedStore(odd, gep(target, index(c + lanes)), panelAlignment());
+                    c += 2 * lanes;
+                    ++v;
+                    continue;
+                  }
                   b_.CreateAlignedStore(loadOperand(1, index(0), column, 0, c, lanes, offset),
                                         gep(target, index(c)), panelAlignment());
                   c += lanes;
@@ -564,11 +576,7 @@ private:
                            int64_t offset, unsigned lanes, llvm::Value *kOffset,
                            bool widened = true) {
     const OperandStrides &strides = plan_.operand[side];
-    llvm::Value *position =
-        add(add(mul(add(row, index(r)), strides.row), kOffset),
-            side == 1 && plan_.rhsInPanels ? add(panelColumn(column), index(offset))
-                                           : mul(add(column, index(offset)), strides.column));
-    llvm::Value *address = at(side, base_[side], position);
+    llvm::Value *address = operandAddress(side, row, column, r, offset, kOffset);
     if (strides.column == 0 || lanes == 1) {
       llvm::Value *scalar = widened
                                 ? loadArray(side, address, 1)
@@ -584,6 +592,40 @@ private:
           vector, b_.CreateAlignedLoad(storage_[side], laneAddress, alignment(side)), lane);
     }
     return widen(side, vector);
+  }
+
+  /// Where loadOperand reads: operand `side` for tile row `r`, column
+  /// `column` + `offset`, at k offset `kOffset`.
+  llvm::Value *operandAddress(int side, llvm::Value *row, llvm::Value *column, unsigned r,
+                              int64_t offset, llvm::Value *kOffset) {
+    const OperandStrides &strides = plan_.operand[side];
+    llvm::Value *position =
+        add(add(mul(add(row, index(r)), strides.row), kOffset),
+            side == 1 && plan_.rhsInPanels ? add(panelColumn(column), index(offset))
+                                           : mul(add(column, index(offset)), strides.column));
+    return at(side, base_[side], position);
+  }
+
+  /// Whether the tiles read the lhs as bf16 pairs deinterleaved
+  /// (Bf16Pairs.h): a bf16 lhs contiguous along the columns (a depthwise
+  /// convolution's input) whose every other operand vector can come in the
+  /// same order (a bf16 rhs contiguous along the columns, widened into the
+  /// panel in that order or read in place, or one rhs value per row), with
+  /// sums no other tile continues (no k blocks, no packed units).
+  bool readsBf16Pairs() const {
+    const OperandStrides &rhs = plan_.operand[1];
+    return pairsBf16_ && plan_.type == PrimitiveType::F32 && plan_.lhsType == PrimitiveType::BF16 &&
+           plan_.operand[0].column == 1 && tiling_.lanes > 1 && kSteps_ == 1 && !packed_.enabled &&
+           !blockK_ &&
+           (rhs.column == 0 || (plan_.rhsType == PrimitiveType::BF16 && rhs.column == 1));
+  }
+
+  /// The vectors of a tile row of `widths` that start a deinterleaved pair
+  /// (none unless readsBf16Pairs).
+  llvm::SmallVector<bool, 8> bf16PairStarts(llvm::ArrayRef<unsigned> widths) const {
+    if (!readsBf16Pairs())
+      return llvm::SmallVector<bool, 8>(widths.size(), false);
+    return deinterleavedPairStarts(widths);
   }
 
   /// Where `column` (a tile's first, so the tile lies in one panel) starts
@@ -656,6 +698,7 @@ private:
         sums.push_back(sum);
       }
 
+    const llvm::SmallVector<bool, 8> pairStarts = bf16PairStarts(widths);
     llvm::Value *kPanel = nullptr; // the k step's offset in the panel buffer
     // One contracting step at kOffset. With `runs`, the lhs values are lane
     // `lane` of each row's run of k values instead of loads of their own.
@@ -693,6 +736,12 @@ private:
               values[side].push_back(b_.CreateAlignedLoad(
                   vectorType(lanes), gep(panel_, add(kPanel, index(offsets[v]))),
                   panelAlignment()));
+            } else if (pairStarts[v]) { // this vector and the next, deinterleaved
+              auto [even, odd] = loadBf16Deinterleaved(
+                  b_, operandAddress(side, row, column, r, offsets[v], kOffset[side]), lanes,
+                  alignment(side));
+              values[side].append({even, odd});
+              ++v;
             } else {
               values[side].push_back(
                   loadOperand(side, row, column, r, offsets[v], lanes, kOffset[side]));
@@ -850,6 +899,17 @@ private:
           "k");
     }
 
+    // Sums of deinterleaved pairs back in column order.
+    for (unsigned r = 0; r < rows; ++r)
+      for (size_t v = 0; v < segments; ++v) {
+        if (!pairStarts[v])
+          continue;
+        llvm::AllocaInst *even = sums[r * segments + v], *odd = sums[r * segments + v + 1];
+        auto [low, high] = interleavePair(b_, b_.CreateLoad(even->getAllocatedType(), even),
+                                          b_.CreateLoad(odd->getAllocatedType(), odd));
+        b_.CreateStore(low, even);
+        b_.CreateStore(high, odd);
+      }
     auto sumOfSegment = [&](unsigned r, size_t v) {
       llvm::AllocaInst *sum = sums[r * segments + v];
       return b_.CreateLoad(sum->getAllocatedType(), sum);
@@ -907,6 +967,9 @@ private:
   /// The target has stack for the widened rhs (64-bit targets, not
   /// microcontrollers).
   bool widensRhsOnce_;
+  /// bf16 vectors may be read in deinterleaved pairs (readsBf16Pairs):
+  /// x86, where widening them in order takes a shuffle-port instruction each.
+  bool pairsBf16_;
   llvm::Type *element_;    ///< the sums' element type
   llvm::Type *storage_[3]; ///< the element types lhs, rhs and the result are stored as
   llvm::function_ref<llvm::AllocaInst *(llvm::Type *)> local_;
@@ -1008,7 +1071,7 @@ void emitContraction(llvm::IRBuilderBase &builder, llvm::Type *indexType,
   const bool hardwareHalf = spec ? target::hasHalfConversions(*spec) : triple.isAArch64();
   ContractionKernel kernel(builder, indexType, plan, tiling, packedSchedule(plan, tiling, triple),
                            lhsRunSteps(plan, triple), triple.isX86(), hardwareHalf,
-                           hardwareHalf && triple.isX86(), triple.isArch64Bit());
+                           hardwareHalf && triple.isX86(), triple.isArch64Bit(), triple.isX86());
   kernel.emit(lhs, rhs, out, local, splitBegin, splitEnd, epilogue);
 }
 
