@@ -135,6 +135,12 @@ public:
   llvm::Type *accumulatorType() const { return initial_->getType(); }
   /// The accumulator after folding in `element` (a value of the element type).
   llvm::Value *step(llvm::Value *accumulator, llvm::Value *element);
+  /// Whether the fold runs in f32 over widened f16 or bf16 elements.
+  bool foldsWidened() const { return widened_.has_value(); }
+  /// `element` as the fold reads it (widened to f32 when foldsWidened()).
+  llvm::Value *widen(llvm::Value *element);
+  /// step() for an element already widened.
+  llvm::Value *stepWidened(llvm::Value *accumulator, llvm::Value *widened);
   /// The final accumulator as a value of the result's element type.
   llvm::Value *result(llvm::Value *accumulator);
 

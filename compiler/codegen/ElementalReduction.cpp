@@ -12,7 +12,8 @@
 //    result type once;
 //  - reduce and reduce-window fold acc = f(acc, x) from the init value in
 //    row-major order (reduce-window skips padding and dilation holes), f16
-//    and bf16 in f32 where eval/HalfReduction.h says so.
+//    and bf16 in f32 where eval/HalfReduction.h says so (a reduce's
+//    innermost dimension then widened in runs, ReductionRuns.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,6 +22,7 @@
 #include "codegen/ElementTypes.h"
 #include "codegen/ElementalEmitter.h"
 #include "codegen/LoopNest.h"
+#include "codegen/ReductionRuns.h"
 
 #include "hlo/Computation.h"
 
@@ -157,8 +159,17 @@ llvm::Value *ReductionFold::step(llvm::Value *accumulator, llvm::Value *element)
   if (!widened_)
     return elemental_.emitScalarComputation(*reduction_.calledComputation(0),
                                             {accumulator, element})[0];
+  return stepWidened(accumulator, widen(element));
+}
+
+llvm::Value *ReductionFold::widen(llvm::Value *element) {
+  return widened_ ? toCompute(elemental_.builder(), type_, element) : element;
+}
+
+llvm::Value *ReductionFold::stepWidened(llvm::Value *accumulator, llvm::Value *x) {
+  if (!widened_)
+    return step(accumulator, x);
   llvm::IRBuilderBase &b = elemental_.builder();
-  llvm::Value *x = toCompute(b, type_, element);
   return widened_->swapped ? emitBinaryOp(b, widened_->opcode, PrimitiveType::F32, x, accumulator)
                            : emitBinaryOp(b, widened_->opcode, PrimitiveType::F32, accumulator, x);
 }
@@ -178,17 +189,39 @@ llvm::Value *ElementalEmitter::emitReduce(const hlo::Instruction &instruction, I
 
   ReductionFold folding(*this, instruction, read_(*instruction.operand(1), {}));
   llvm::AllocaInst *acc = createAccumulator(builder_, folding.initial(), "acc");
-  emitLoopNest(
-      builder_, indexType_, reducedSizes,
-      [&](IndexRef r) {
-        llvm::SmallVector<llvm::Value *, 4> source(operand.shape().rank());
-        size_t kept = 0, folded = 0;
-        for (int64_t d = 0; d < operand.shape().rank(); ++d)
-          source[d] = llvm::is_contained(sortedReduced, d) ? r[folded++] : index[kept++];
-        llvm::Value *current = builder_.CreateLoad(acc->getAllocatedType(), acc);
-        builder_.CreateStore(folding.step(current, read_(operand, source)), acc);
-      },
-      "r");
+  auto source = [&](IndexRef r) {
+    llvm::SmallVector<llvm::Value *, 4> position(operand.shape().rank());
+    size_t kept = 0, folded = 0;
+    for (int64_t d = 0; d < operand.shape().rank(); ++d)
+      position[d] = llvm::is_contained(sortedReduced, d) ? r[folded++] : index[kept++];
+    return position;
+  };
+  // A widened fold over the innermost dimension reads it in runs
+  // (ReductionRuns.h).
+  const int64_t innermost = operand.shape().rank() - 1;
+  if (!sortedReduced.empty() && sortedReduced.back() == innermost &&
+      foldsInRuns(folding, reducedSizes.back())) {
+    emitLoopNest(
+        builder_, indexType_, llvm::ArrayRef(reducedSizes).drop_back(),
+        [&](IndexRef outer) {
+          llvm::SmallVector<llvm::Value *, 4> r(outer.begin(), outer.end());
+          r.push_back(nullptr);
+          emitFoldInRuns(builder_, indexType_, folding, {acc}, reducedSizes.back(),
+                         [&](size_t, llvm::Value *position) {
+                           r.back() = position;
+                           return read_(operand, source(r));
+                         });
+        },
+        "r");
+  } else {
+    emitLoopNest(
+        builder_, indexType_, reducedSizes,
+        [&](IndexRef r) {
+          llvm::Value *current = builder_.CreateLoad(acc->getAllocatedType(), acc);
+          builder_.CreateStore(folding.step(current, read_(operand, source(r))), acc);
+        },
+        "r");
+  }
   return folding.result(builder_.CreateLoad(acc->getAllocatedType(), acc));
 }
 

@@ -14,6 +14,7 @@
 #include "codegen/ElementTypes.h"
 #include "codegen/ElementalEmitter.h"
 #include "codegen/LoopNest.h"
+#include "codegen/ReductionRuns.h"
 #include "codegen/WeightsBlob.h"
 #include "passes/BufferAssignment.h"
 #include "passes/Schedule.h"
@@ -478,6 +479,8 @@ public:
                     LoopRange range) {
     if (reducesByRows(root))
       return emitReduceRows(root, stored, base, elemental, read, range);
+    if (reducesInRuns(root))
+      return emitReduceInRuns(root, stored, base, elemental, read, range);
     emitLoopNest(
         builder_, indexType_, stored.shape().dims(),
         [&](IndexRef index) {
@@ -498,6 +501,11 @@ public:
   void emitReduceRows(const hlo::Instruction &reduce, const hlo::Instruction &stored,
                       llvm::Value *base, ElementalEmitter &elemental,
                       ElementalEmitter::OperandReader read, LoopRange range);
+  /// A half reduce over its operand's innermost dimension, a group of
+  /// result elements at a time (ReductionRuns.h).
+  void emitReduceInRuns(const hlo::Instruction &reduce, const hlo::Instruction &stored,
+                        llvm::Value *base, ElementalEmitter &elemental,
+                        ElementalEmitter::OperandReader read, LoopRange range);
   void emitReduceRowsInF32(const hlo::Instruction &reduce, const hlo::Instruction &stored,
                            llvm::Value *base, ElementalEmitter &elemental,
                            ElementalEmitter::OperandReader read, LoopRange range);
