@@ -76,6 +76,11 @@ bool isFftSupported(const hlo::Instruction &instruction, std::string *why);
 /// extent of the loop its tasks may split (1: none).
 bool reducesByRows(const hlo::Instruction &reduce);
 int64_t reduceRowsSplitExtent(const hlo::Instruction &reduce);
+/// Whether `pad` has no interior padding, so FunctionEmitter::emitPadRows
+/// stores it row by row (PadRows.cpp), and the extent of the loop its tasks
+/// may split.
+bool padsByRows(const hlo::Instruction &pad);
+int64_t padRowsSplitExtent(const hlo::Instruction &pad);
 
 /// Whether FunctionEmitter::emitDot tiles `instruction` (DotEmitter.cpp),
 /// with the plan it would use (writing its result at `placement` if given,
@@ -481,6 +486,8 @@ public:
       return emitReduceRows(root, stored, base, elemental, read, range);
     if (reducesInRuns(root))
       return emitReduceInRuns(root, stored, base, elemental, read, range);
+    if (padsByRows(root))
+      return emitPadRows(root, stored, base, read, &range);
     emitLoopNest(
         builder_, indexType_, stored.shape().dims(),
         [&](IndexRef index) {
@@ -495,6 +502,8 @@ public:
   }
   /// The extent emitRootLoop's range runs over.
   static int64_t rootLoopExtent(const hlo::Instruction &root, const hlo::Instruction &stored) {
+    if (padsByRows(root))
+      return padRowsSplitExtent(root);
     return reducesByRows(root) ? reduceRowsSplitExtent(root)
                                : outermostExtent(stored.shape().dims());
   }
@@ -762,6 +771,16 @@ public:
   /// Stores the pad value of `pad` (the root of `fusion`) in the edges of
   /// the fusion's result at `base`.
   void emitPadEdges(const hlo::Instruction &fusion, const hlo::Instruction &pad, llvm::Value *base);
+  /// Stores `pad` (the root of `stored`, or `stored` itself) row by row
+  /// (PadRows.cpp), over `range` of its outer rows when given.
+  void emitPadRows(const hlo::Instruction &pad, const hlo::Instruction &stored, llvm::Value *base,
+                   ElementalEmitter::OperandReader read, const LoopRange *range);
+  /// The operand of a pad at `operandIndex`.
+  using InteriorReader = llvm::function_ref<llvm::Value *(IndexRef operandIndex)>;
+  /// The rows of emitPadRows with the pad value `padValue`; without
+  /// `interior`, the edges only.
+  void emitPadByRows(const hlo::Instruction &pad, const hlo::Instruction &stored, llvm::Value *base,
+                     llvm::Value *padValue, InteriorReader interior, const LoopRange *range);
   /// Values inside a fusion: parameters and constants read from memory,
   /// other fused instructions generated in place (each generated once per
   /// index and block), and `stored` (if set) read back from `storedAt`.

@@ -378,40 +378,7 @@ void FunctionEmitter::emitPadEdges(const hlo::Instruction &fusion, const hlo::In
   };
   ElementalEmitter elemental(builder_, indexType_, reader, contraction_);
   values.elemental = &elemental;
-  llvm::Value *padValue = reader(*pad.operand(1), {});
-  llvm::ArrayRef<int64_t> dims = pad.shape().dims();
-  llvm::ArrayRef<int64_t> inner = pad.operand(0)->shape().dims();
-  const std::vector<hlo::PaddingDimension> &padding = pad.attributes().padding;
-  const size_t minor = dims.size() - 1;
-  auto index = [&](int64_t value) { return llvm::ConstantInt::get(indexType_, value); };
-  // Rows along the minor dimension: a row outside the interior in any other
-  // dimension is all edge; one inside has edges at its two ends only.
-  emitLoopNest(
-      builder_, indexType_, dims.drop_back(),
-      [&](IndexRef outer) {
-        llvm::Value *inside = builder_.getTrue();
-        for (size_t d = 0; d < minor; ++d)
-          inside = builder_.CreateAnd(
-              inside, builder_.CreateAnd(
-                          builder_.CreateICmpSGE(outer[d], index(padding[d].low)),
-                          builder_.CreateICmpSLT(outer[d], index(padding[d].low + inner[d]))));
-        auto fill = [&](llvm::Value *from, llvm::Value *count) {
-          emitCountedLoop(
-              builder_, count,
-              [&](llvm::Value *i) {
-                llvm::SmallVector<llvm::Value *, 4> at(outer.begin(), outer.end());
-                at.push_back(builder_.CreateAdd(from, i));
-                storeElement(builder_, pad.shape().elementType(), padValue,
-                             elementAddress(fusion, base, at));
-              },
-              "edge");
-        };
-        const int64_t high = padding[minor].low + inner[minor];
-        fill(index(0),
-             builder_.CreateSelect(inside, index(padding[minor].low), index(dims[minor])));
-        fill(index(high), builder_.CreateSelect(inside, index(dims[minor] - high), index(0)));
-      },
-      "edges");
+  emitPadByRows(pad, fusion, base, reader(*pad.operand(1), {}), nullptr, nullptr);
 }
 
 } // namespace mote::codegen
