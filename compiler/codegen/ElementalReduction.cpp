@@ -200,7 +200,7 @@ llvm::Value *ElementalEmitter::emitReduce(const hlo::Instruction &instruction, I
   // (ReductionRuns.h).
   const int64_t innermost = operand.shape().rank() - 1;
   if (!sortedReduced.empty() && sortedReduced.back() == innermost &&
-      foldsInRuns(folding, reducedSizes.back())) {
+      foldsInRuns(builder_, folding, reducedSizes.back())) {
     emitLoopNest(
         builder_, indexType_, llvm::ArrayRef(reducedSizes).drop_back(),
         [&](IndexRef outer) {

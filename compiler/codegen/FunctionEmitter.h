@@ -479,7 +479,7 @@ public:
                     LoopRange range) {
     if (reducesByRows(root))
       return emitReduceRows(root, stored, base, elemental, read, range);
-    if (reducesInRuns(root))
+    if (reducesInRuns(root, module_))
       return emitReduceInRuns(root, stored, base, elemental, read, range);
     emitLoopNest(
         builder_, indexType_, stored.shape().dims(),

@@ -8,6 +8,7 @@
 
 #include "codegen/ReductionRuns.h"
 
+#include "codegen/ContractionTiling.h"
 #include "codegen/FunctionEmitter.h"
 #include "codegen/LoopNest.h"
 
@@ -18,12 +19,30 @@ namespace mote::codegen {
 /// Shorter innermost runs fold as they are read.
 constexpr int64_t kShortestRun = 8;
 
-bool foldsInRuns(const ReductionFold &fold, int64_t length) {
-  return fold.foldsWidened() && length >= kShortestRun;
+/// The module flag markReductionRuns sets.
+constexpr const char *kReductionRunsFlag = "mote.reduction-runs";
+
+void markReductionRuns(llvm::Module &module, const target::TargetSpec *target) {
+  if (!target || module.getModuleFlag(kReductionRunsFlag))
+    return;
+  const llvm::Triple triple(target->triple);
+  // Arm's vector unit is Helium, whose floating point flushes subnormals.
+  if (vectorRegisters(triple, target).bytes == 0 || triple.isARM() || triple.isThumb())
+    return;
+  module.addModuleFlag(llvm::Module::Max, kReductionRunsFlag, 1);
 }
 
-bool reducesInRuns(const hlo::Instruction &reduce) {
-  if (reduce.opcode() != Opcode::Reduce || reduce.operandCount() != 2 ||
+static bool readsInRuns(const llvm::Module &module) {
+  return module.getModuleFlag(kReductionRunsFlag) != nullptr;
+}
+
+bool foldsInRuns(llvm::IRBuilderBase &builder, const ReductionFold &fold, int64_t length) {
+  return fold.foldsWidened() && length >= kShortestRun &&
+         readsInRuns(*builder.GetInsertBlock()->getModule());
+}
+
+bool reducesInRuns(const hlo::Instruction &reduce, const llvm::Module &module) {
+  if (!readsInRuns(module) || reduce.opcode() != Opcode::Reduce || reduce.operandCount() != 2 ||
       !reduce.shape().isArray() || reduce.shape().rank() == 0 ||
       reduce.calledComputations().size() != 1 || !eval::halfReductionInF32(reduce))
     return false;

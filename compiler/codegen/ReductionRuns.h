@@ -21,6 +21,14 @@
 /// latency. Each chain folds exactly the elements the unstaged loop would,
 /// in the same order: the results are the same bits.
 ///
+/// Only where it pays and keeps those bits: targets whose vector unit keeps
+/// f32 subnormals (x86-64, AArch64, RISC-V V). Without a vector unit
+/// (Cortex-M4/M7, RV32, scalar riscv64) the buffer only adds a store and a
+/// load per element and 2 KiB of stack; Helium (Cortex-M55) would sum the
+/// buffered runs in lanes that flush f32 subnormals. IrEmitter marks the
+/// module for the targets that read in runs (markReductionRuns), and every
+/// other target keeps the one-element-at-a-time fold.
+///
 //===----------------------------------------------------------------------===//
 #ifndef MOTE_CODEGEN_REDUCTIONRUNS_H
 #define MOTE_CODEGEN_REDUCTIONRUNS_H
@@ -31,6 +39,10 @@
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/IR/IRBuilder.h"
 
+namespace mote::target {
+struct TargetSpec;
+} // namespace mote::target
+
 namespace mote::codegen {
 
 /// Elements of the innermost reduced dimension widened at a time.
@@ -39,14 +51,21 @@ constexpr int64_t kRunLength = 64;
 /// kRunLength, 2 KiB of f32 on the stack).
 constexpr size_t kRunGroup = 8;
 
-/// Whether a reduce folding with `fold` over an innermost reduced dimension
-/// of `length` elements is read in runs: widened folds of at least 8.
-bool foldsInRuns(const ReductionFold &fold, int64_t length);
+/// Marks `module` as code whose reduces read in runs when `target`'s vector
+/// unit pays for the buffer and keeps f32 subnormals (x86-64, AArch64,
+/// RISC-V V); leaves it unmarked otherwise.
+void markReductionRuns(llvm::Module &module, const target::TargetSpec *target);
 
-/// Whether `reduce` is a reduce whose result FunctionEmitter::emitReduceInRuns
-/// computes a group of elements at a time: an f16 or bf16 reduce folding in
-/// f32 over its operand's innermost dimension, with a result of rank >= 1.
-bool reducesInRuns(const hlo::Instruction &reduce);
+/// Whether a reduce folding with `fold` over an innermost reduced dimension
+/// of `length` elements, emitted by `builder`, is read in runs: widened
+/// folds of at least 8 in a module markReductionRuns marked.
+bool foldsInRuns(llvm::IRBuilderBase &builder, const ReductionFold &fold, int64_t length);
+
+/// Whether `reduce`, emitted into `module`, is a reduce whose result
+/// FunctionEmitter::emitReduceInRuns computes a group of elements at a
+/// time: an f16 or bf16 reduce folding in f32 over its operand's innermost
+/// dimension, with a result of rank >= 1, in a marked module.
+bool reducesInRuns(const hlo::Instruction &reduce, const llvm::Module &module);
 
 /// Folds positions [0, length) of the innermost reduced dimension into
 /// `accumulators` (one a result element, each holding fold's accumulator
