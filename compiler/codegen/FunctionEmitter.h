@@ -501,7 +501,7 @@ public:
   void emitReduceRows(const hlo::Instruction &reduce, const hlo::Instruction &stored,
                       llvm::Value *base, ElementalEmitter &elemental,
                       ElementalEmitter::OperandReader read, LoopRange range);
-  /// A half reduce over its operand's innermost dimension, a group of
+  /// A float reduce over its operand's innermost dimension, a group of
   /// result elements at a time (ReductionRuns.h).
   void emitReduceInRuns(const hlo::Instruction &reduce, const hlo::Instruction &stored,
                         llvm::Value *base, ElementalEmitter &elemental,
