@@ -12,8 +12,8 @@
 //    result type once;
 //  - reduce and reduce-window fold acc = f(acc, x) from the init value in
 //    row-major order (reduce-window skips padding and dilation holes), f16
-//    and bf16 in f32 where eval/HalfReduction.h says so (a reduce's
-//    innermost dimension then widened in runs, ReductionRuns.h).
+//    and bf16 in f32 where eval/HalfReduction.h says so (a float reduce's
+//    innermost dimension read in runs, ReductionRuns.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -196,11 +196,11 @@ llvm::Value *ElementalEmitter::emitReduce(const hlo::Instruction &instruction, I
       position[d] = llvm::is_contained(sortedReduced, d) ? r[folded++] : index[kept++];
     return position;
   };
-  // A widened fold over the innermost dimension reads it in runs
+  // A float fold over the innermost dimension reads it in runs
   // (ReductionRuns.h).
   const int64_t innermost = operand.shape().rank() - 1;
   if (!sortedReduced.empty() && sortedReduced.back() == innermost &&
-      foldsInRuns(folding, reducedSizes.back())) {
+      foldsInRuns(builder_, folding, reducedSizes.back())) {
     emitLoopNest(
         builder_, indexType_, llvm::ArrayRef(reducedSizes).drop_back(),
         [&](IndexRef outer) {

@@ -484,7 +484,7 @@ public:
                     LoopRange range) {
     if (reducesByRows(root))
       return emitReduceRows(root, stored, base, elemental, read, range);
-    if (reducesInRuns(root))
+    if (reducesInRuns(root, module_))
       return emitReduceInRuns(root, stored, base, elemental, read, range);
     if (padsByRows(root))
       return emitPadRows(root, stored, base, read, &range);
@@ -510,7 +510,7 @@ public:
   void emitReduceRows(const hlo::Instruction &reduce, const hlo::Instruction &stored,
                       llvm::Value *base, ElementalEmitter &elemental,
                       ElementalEmitter::OperandReader read, LoopRange range);
-  /// A half reduce over its operand's innermost dimension, a group of
+  /// A float reduce over its operand's innermost dimension, a group of
   /// result elements at a time (ReductionRuns.h).
   void emitReduceInRuns(const hlo::Instruction &reduce, const hlo::Instruction &stored,
                         llvm::Value *base, ElementalEmitter &elemental,

@@ -136,6 +136,7 @@ llvm::Error emitEntryFunction(const hlo::Module &hloModule, const passes::Schedu
   llvm::LLVMContext &context = module.getContext();
   if (target && target::convertsHalfElementwise(*target))
     markHardwareF16Conversions(module);
+  markReductionRuns(module, target);
   llvm::FunctionType *type = llvm::FunctionType::get(
       llvm::Type::getInt32Ty(context), {llvm::PointerType::getUnqual(context)}, false);
   llvm::Function *function =

@@ -1,4 +1,4 @@
-//===- ReductionRuns.cpp - Half reductions folded from widened runs -------===//
+//===- ReductionRuns.cpp - Float reductions folded from staged runs -------===//
 //
 // The model is in ReductionRuns.h. emitFoldInRuns is shared by the
 // elemental reduce (one result element) and emitReduceInRuns, the loop
@@ -8,6 +8,7 @@
 
 #include "codegen/ReductionRuns.h"
 
+#include "codegen/ContractionTiling.h"
 #include "codegen/FunctionEmitter.h"
 #include "codegen/LoopNest.h"
 
@@ -18,16 +19,38 @@ namespace mote::codegen {
 /// Shorter innermost runs fold as they are read.
 constexpr int64_t kShortestRun = 8;
 
-bool foldsInRuns(const ReductionFold &fold, int64_t length) {
-  return fold.foldsWidened() && length >= kShortestRun;
+/// The module flag markReductionRuns sets.
+constexpr const char *kReductionRunsFlag = "mote.reduction-runs";
+
+void markReductionRuns(llvm::Module &module, const target::TargetSpec *target) {
+  if (!target || module.getModuleFlag(kReductionRunsFlag))
+    return;
+  const llvm::Triple triple(target->triple);
+  // Arm's vector unit is Helium, whose floating point flushes subnormals.
+  if (vectorRegisters(triple, target).bytes == 0 || triple.isARM() || triple.isThumb())
+    return;
+  module.addModuleFlag(llvm::Module::Max, kReductionRunsFlag, 1);
 }
 
-bool reducesInRuns(const hlo::Instruction &reduce) {
-  if (reduce.opcode() != Opcode::Reduce || reduce.operandCount() != 2 ||
+static bool readsInRuns(const llvm::Module &module) {
+  return module.getModuleFlag(kReductionRunsFlag) != nullptr;
+}
+
+bool foldsInRuns(llvm::IRBuilderBase &builder, const ReductionFold &fold, int64_t length) {
+  return fold.accumulatorType()->isFloatingPointTy() && length >= kShortestRun &&
+         readsInRuns(*builder.GetInsertBlock()->getModule());
+}
+
+bool reducesInRuns(const hlo::Instruction &reduce, const llvm::Module &module) {
+  if (!readsInRuns(module) || reduce.opcode() != Opcode::Reduce || reduce.operandCount() != 2 ||
       !reduce.shape().isArray() || reduce.shape().rank() == 0 ||
-      reduce.calledComputations().size() != 1 || !eval::halfReductionInF32(reduce))
+      reduce.calledComputations().size() != 1)
     return false;
   const hlo::Shape &operand = reduce.operand(0)->shape();
+  const hlo::PrimitiveType type = operand.elementType();
+  if (type != hlo::PrimitiveType::F32 && type != hlo::PrimitiveType::F64 &&
+      !eval::halfReductionInF32(reduce))
+    return false;
   const int64_t innermost = operand.rank() - 1;
   return llvm::is_contained(reduce.attributes().dimensions, innermost) &&
          operand.dim(innermost) >= kShortestRun;
@@ -36,9 +59,10 @@ bool reducesInRuns(const hlo::Instruction &reduce) {
 void emitFoldInRuns(llvm::IRBuilderBase &builder, llvm::Type *indexType, ReductionFold &fold,
                     llvm::ArrayRef<llvm::AllocaInst *> accumulators, int64_t length,
                     llvm::function_ref<llvm::Value *(size_t k, llvm::Value *position)> read) {
-  const int64_t run = std::min(length, kRunLength);
-  const int64_t group = int64_t(accumulators.size());
   llvm::Type *sumType = fold.accumulatorType();
+  const int64_t run =
+      std::min(length, kRunBytes / int64_t(sumType->getPrimitiveSizeInBits().getFixedValue() / 8));
+  const int64_t group = int64_t(accumulators.size());
   llvm::Function *function = builder.GetInsertBlock()->getParent();
   llvm::IRBuilder<> entry(&function->getEntryBlock(), function->getEntryBlock().begin());
   llvm::AllocaInst *buffer =
@@ -52,7 +76,7 @@ void emitFoldInRuns(llvm::IRBuilderBase &builder, llvm::Type *indexType, Reducti
         {constant(0), builder.CreateNUWAdd(builder.CreateNUWMul(j, constant(group)), constant(k))});
   };
 
-  // Widens positions [start, start + count) of every chain, then folds them.
+  // Stages positions [start, start + count) of every chain, then folds them.
   auto foldRun = [&](llvm::Value *start, int64_t count) {
     emitCountedLoop(
         builder, constant(count),

@@ -61,11 +61,6 @@ EXPECTED_FAILURES = {
         "Helium compares a subnormal input (1e-40, -1e-40) as a zero of its sign and the "
         "select hands on its bits unflushed: max(-1e-40, 0) gives -1e-40, where the "
         "evaluator gives 0 and with flushed inputs -0",
-    ("half_reduction_runs", "thumbv8.1m.main-none-eabihf:cortex-m55:+mve.fp"):
-        "the row of bf16 subnormals (f32 values of 2^-120 and below, made from integer bits "
-        "inside the module, so flushed inputs cannot model it) is summed in Helium lanes, one "
-        "row a lane, and MVE floating point flushes the f32 subnormals among its partial sums "
-        "to zero (see SUBNORMAL_FLUSH): -2.1535e-35 where the evaluator gives -2.1441e-35",
     ("rng_normal", "riscv64-linux-gnu::+v"):
         "QEMU 7.2 aborts (an assertion in decode_save_opc) translating vfcvt.rtz.x.f.v, "
         "the RVV float -> integer conversion of the inline log's and cos's argument reduction "
