@@ -279,7 +279,11 @@ bool allConstantElements(llvm::Constant *constant,
 
 bool convertsF16WithInstructions(llvm::IRBuilderBase &builder) {
   llvm::BasicBlock *block = builder.GetInsertBlock();
-  return block && block->getModule() && block->getModule()->getModuleFlag(kHardwareF16Flag);
+  return block && block->getModule() && convertsF16WithInstructions(*block->getModule());
+}
+
+bool convertsF16WithInstructions(const llvm::Module &module) {
+  return module.getModuleFlag(kHardwareF16Flag) != nullptr;
 }
 
 llvm::Value *exactF16Bits(llvm::IRBuilderBase &builder, llvm::Value *value) {

@@ -80,6 +80,7 @@ bool allConstantElements(llvm::Constant *constant,
 /// Whether the module being built converts f16 with the target's
 /// instructions (markHardwareF16Conversions).
 bool convertsF16WithInstructions(llvm::IRBuilderBase &builder);
+bool convertsF16WithInstructions(const llvm::Module &module);
 /// f16 bits of an f32 `value` that is exactly an f16 value (a constant
 /// widened at compile time), marked so that toCompute gives `value` back
 /// instead of widening the bits; only where convertsF16WithInstructions.

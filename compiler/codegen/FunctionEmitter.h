@@ -766,7 +766,8 @@ public:
     /// Where element 0 of `stored` sits in the fusion's result (inside a pad).
     llvm::ArrayRef<int64_t> storedShift;
     /// When set, the element of `stored` being read: an integer kernel's
-    /// s32 sum (IntegerContraction.h).
+    /// s32 sum (IntegerContraction.h) or a half kernel's f32 sum
+    /// (HalfSumStage.h).
     llvm::Value *storedSum = nullptr;
     struct Generated {
       const hlo::Instruction *instruction;
