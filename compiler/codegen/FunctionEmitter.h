@@ -352,9 +352,9 @@ public:
         storageType(module_.getContext(), instruction.shape().elementType()), base, linear);
   }
 
-  /// An element of a small f16 constant read from a copy of it widened to
-  /// f32 at compile time (a layer's bias), as exactF16Bits; null for any
-  /// other constant (HalfConstants.cpp).
+  /// An element of a small f16 or bf16 constant read from a copy of it
+  /// widened to f32 at compile time (a layer's bias), as exactHalfBits; null
+  /// for any other constant (HalfConstants.cpp).
   llvm::Value *readWidenedConstant(const hlo::Instruction &constant, IndexRef index);
 
   llvm::Value *readElement(const hlo::Instruction &operand, IndexRef index) {
