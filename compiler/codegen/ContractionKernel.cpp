@@ -83,7 +83,7 @@ public:
     int64_t columnBlock = std::max<int64_t>(1, 512 / tileColumns) * tileColumns;
     if (stagesHalfSums())
       columnBlock = prepareStage(columnBlock);
-    oneStrip_ = plan_.columns <= columnBlock;
+    oneStrip_ = stage_ && plan_.columns <= columnBlock;
     // Blocking k costs a reload of the partial sums per block: only worth it
     // when a whole strip of the rhs would not stay in that cache.
     const int64_t elementBytes = hlo::bitWidth(plan_.rhsType) / 8;
@@ -949,8 +949,11 @@ private:
   llvm::AllocaInst *stage_ = nullptr;
   int64_t stageWidth_ = 0;
   llvm::Value *stripBegin_ = nullptr;
-  /// One strip covers all columns: the epilogue's runs have a known length
-  /// (the loop vectorizer's width for them depends on it).
+  /// A staged epilogue's strip covers all columns: its runs have a known
+  /// length (the loop vectorizer's width for them depends on it). Not for
+  /// f16 in place: two AVX-512 registers a step for DS-CNN f16's runs of 64
+  /// took 0.0345 ms against 0.0338 (x86-64-v4, mote-run --bench 3000
+  /// minima; x86-64-v3 took fewer instructions, 884 K -> 871 K).
   bool oneStrip_ = false;
   llvm::Value *outOffset_ = nullptr; ///< of the current outer index in `out`
   int64_t blockK_ = 0;
