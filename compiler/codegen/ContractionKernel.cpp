@@ -17,6 +17,7 @@
 #include "codegen/Bf16Pairs.h"
 #include "codegen/ContractionTiling.h"
 #include "codegen/ElementTypes.h"
+#include "codegen/HalfSumStage.h"
 #include "codegen/IntegerContraction.h"
 #include "codegen/LoopNest.h"
 #include "passes/ContractionTypes.h"
@@ -60,6 +61,7 @@ public:
             llvm::Value *splitEnd, ContractionEpilogue epilogue) {
     local_ = local;
     epilogue_ = epilogue;
+    stage_ = nullptr;
     // A window the rows slide along is unrolled instead.
     if (slidingWindowDimension() >= 0)
       kSteps_ = 1;
@@ -79,7 +81,10 @@ public:
     // rhs block they cover stays in the L2 cache while every row tile uses
     // it (the best of the sizes tried for a 512^3 f32 GEMM on x86-64).
     const int64_t kBlock = plan_.type == PrimitiveType::F64 ? 64 : 128;
-    const int64_t columnBlock = std::max<int64_t>(1, 512 / tileColumns) * tileColumns;
+    int64_t columnBlock = std::max<int64_t>(1, 512 / tileColumns) * tileColumns;
+    if (stagesHalfSums())
+      columnBlock = prepareStage(columnBlock);
+    oneStrip_ = stage_ && plan_.columns <= columnBlock;
     // Blocking k costs a reload of the partial sums per block: only worth it
     // when a whole strip of the rhs would not stay in that cache.
     const int64_t elementBytes = hlo::bitWidth(plan_.rhsType) / 8;
@@ -334,6 +339,7 @@ private:
                    llvm::Value *kBlockIndex) {
     if (lhsPanel_)
       emitLhsPanel(row, rows, kBlockIndex);
+    stripBegin_ = begin;
     const int64_t tileColumns = tiling_.tileColumns();
     llvm::Value *width = b_.CreateSub(end, begin);
     llvm::Value *full = b_.CreateUDiv(width, index(tileColumns));
@@ -365,7 +371,7 @@ private:
     // after storing it can stall (no store-to-load forwarding of the widest
     // vectors on some cores), and the strip is still in the first-level cache.
     if (epilogue_ && !chunkEpilogue_)
-      emitEpilogue(row, rows, begin, width, kBlockIndex);
+      emitEpilogue(row, rows, begin, oneStrip_ ? index(plan_.columns) : width, kBlockIndex);
   }
 
   /// Whether the rows of a tile read their half-precision lhs through a
@@ -917,6 +923,10 @@ private:
     for (unsigned r = 0; r < rows; ++r)
       for (size_t v = 0; v < segments; ++v) {
         llvm::Value *value = sumOfSegment(r, v);
+        if (stage_) {
+          storeStaged(r, add(b_.CreateSub(column, stripBegin_), index(offsets[v])), value);
+          continue;
+        }
         const bool paired = pairsNarrowedStores() && widths[v] > 1 && v + 1 < segments &&
                             widths[v + 1] == widths[v];
         if (paired) // the next vector's columns follow these
@@ -925,6 +935,29 @@ private:
         b_.CreateAlignedStore(narrow(value), outAddress(r, v), alignment(2));
         v += paired;
       }
+  }
+
+  /// Whether the tiles hand their f32 sums to a half result's epilogue
+  /// through the stage instead of rounding them into the result.
+  bool stagesHalfSums() const {
+    return epilogue_ && !packed_.enabled && stagesHalfSumsFor(plan_, hardwareHalf_);
+  }
+
+  /// Makes the stage for strips of at most `columnBlock` columns, and
+  /// returns the strip width it holds (whole main tiles).
+  int64_t prepareStage(int64_t columnBlock) {
+    const HalfSumStage shape =
+        halfSumStage(plan_, tiling_, columnBlock,
+                     llvm::Triple(b_.GetInsertBlock()->getModule()->getTargetTriple()));
+    stageWidth_ = shape.width;
+    stage_ = local_(llvm::ArrayType::get(element_, uint64_t(tiling_.rows * stageWidth_)));
+    stage_->setAlignment(llvm::Align(64));
+    return shape.stripColumns;
+  }
+
+  /// Tile row `r`'s sums `value` at column `column` of the strip, to the stage.
+  void storeStaged(unsigned r, llvm::Value *column, llvm::Value *value) {
+    b_.CreateAlignedStore(value, gep(stage_, add(index(r * stageWidth_), column)), alignment());
   }
 
   /// Whether the bf16 results of two vectors side by side in a tile row are
@@ -942,7 +975,7 @@ private:
     auto rewrite = [&] {
       for (unsigned r = 0; r < rows; ++r)
         epilogue_(add(outOffset_, add(mul(add(row, index(r)), plan_.result.row), column)), columns,
-                  nullptr);
+                  stage_ ? gep(stage_, index(r * stageWidth_)) : nullptr);
     };
     if (!kBlockIndex)
       return rewrite();
@@ -974,6 +1007,17 @@ private:
   llvm::Type *storage_[3]; ///< the element types lhs, rhs and the result are stored as
   llvm::function_ref<llvm::AllocaInst *(llvm::Type *)> local_;
   ContractionEpilogue epilogue_;
+  /// Rows x stageWidth_ f32 sums of a strip for a half result's epilogue
+  /// (HalfSumStage.cpp), or null; stripBegin_ is the strip's first column.
+  llvm::AllocaInst *stage_ = nullptr;
+  int64_t stageWidth_ = 0;
+  llvm::Value *stripBegin_ = nullptr;
+  /// A staged epilogue's strip covers all columns: its runs have a known
+  /// length (the loop vectorizer's width for them depends on it). Not for
+  /// f16 in place: two AVX-512 registers a step for DS-CNN f16's runs of 64
+  /// took 0.0345 ms against 0.0338 (x86-64-v4, mote-run --bench 3000
+  /// minima; x86-64-v3 took fewer instructions, 884 K -> 871 K).
+  bool oneStrip_ = false;
   llvm::Value *outOffset_ = nullptr; ///< of the current outer index in `out`
   int64_t blockK_ = 0;
   llvm::Value *tileBegin_ = nullptr, *tileEnd_ = nullptr; ///< row tiles of this share

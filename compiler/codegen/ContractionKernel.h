@@ -161,8 +161,9 @@ std::optional<ContractionFootprint> contractionFootprint(const ContractionPlan &
 /// starting at element `offset` of `out` (contiguous, along the columns) is
 /// stored, while it is still in the first-level cache, to emit code that
 /// rewrites them in place; or, when `staged` is not null, once the run's
-/// sums are stored at `staged` (an integer kernel's s32 tile), to emit code
-/// that writes the result from them.
+/// sums are stored at `staged` (an integer kernel's s32 tile, or the f32
+/// sums of a bf16 result: HalfSumStage.h), to emit code that writes the
+/// result from them.
 using ContractionEpilogue =
     llvm::function_ref<void(llvm::Value *offset, llvm::Value *count, llvm::Value *staged)>;
 

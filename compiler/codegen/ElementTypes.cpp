@@ -279,11 +279,25 @@ bool allConstantElements(llvm::Constant *constant,
 
 bool convertsF16WithInstructions(llvm::IRBuilderBase &builder) {
   llvm::BasicBlock *block = builder.GetInsertBlock();
-  return block && block->getModule() && block->getModule()->getModuleFlag(kHardwareF16Flag);
+  return block && block->getModule() && convertsF16WithInstructions(*block->getModule());
+}
+
+bool convertsF16WithInstructions(const llvm::Module &module) {
+  return module.getModuleFlag(kHardwareF16Flag) != nullptr;
 }
 
 llvm::Value *exactF16Bits(llvm::IRBuilderBase &builder, llvm::Value *value) {
   return markExactNarrowing(narrowToF16(builder, value, /*hardware=*/true));
+}
+
+llvm::Value *exactHalfBits(llvm::IRBuilderBase &builder, PrimitiveType type, llvm::Value *value) {
+  if (type == PrimitiveType::F16)
+    return exactF16Bits(builder, value);
+  llvm::Type *words = shapedLike(value->getType(), builder.getInt32Ty());
+  llvm::Value *top =
+      builder.CreateLShr(builder.CreateBitCast(value, words), llvm::ConstantInt::get(words, 16));
+  return markExactNarrowing(
+      builder.CreateTrunc(top, shapedLike(value->getType(), builder.getInt16Ty())));
 }
 
 llvm::Value *zeroValue(llvm::IRBuilderBase &builder, PrimitiveType type) {

@@ -80,10 +80,15 @@ bool allConstantElements(llvm::Constant *constant,
 /// Whether the module being built converts f16 with the target's
 /// instructions (markHardwareF16Conversions).
 bool convertsF16WithInstructions(llvm::IRBuilderBase &builder);
+bool convertsF16WithInstructions(const llvm::Module &module);
 /// f16 bits of an f32 `value` that is exactly an f16 value (a constant
 /// widened at compile time), marked so that toCompute gives `value` back
 /// instead of widening the bits; only where convertsF16WithInstructions.
 llvm::Value *exactF16Bits(llvm::IRBuilderBase &builder, llvm::Value *value);
+/// exactF16Bits for f16; for bf16, the top half of an f32 `value` whose low
+/// half is zero (a bf16 value widened at compile time), marked the same way.
+llvm::Value *exactHalfBits(llvm::IRBuilderBase &builder, hlo::PrimitiveType type,
+                           llvm::Value *value);
 
 /// f16 bits (i16, scalar or vector) as f32, and f32 rounded to f16 bits:
 /// fpext and fptrunc of half when `hardware` (only for targets that have

@@ -358,9 +358,9 @@ public:
         storageType(module_.getContext(), instruction.shape().elementType()), base, linear);
   }
 
-  /// An element of a small f16 constant read from a copy of it widened to
-  /// f32 at compile time (a layer's bias), as exactF16Bits; null for any
-  /// other constant (HalfConstants.cpp).
+  /// An element of a small f16 or bf16 constant read from a copy of it
+  /// widened to f32 at compile time (a layer's bias), as exactHalfBits; null
+  /// for any other constant (HalfConstants.cpp).
   llvm::Value *readWidenedConstant(const hlo::Instruction &constant, IndexRef index);
 
   llvm::Value *readElement(const hlo::Instruction &operand, IndexRef index) {
@@ -793,7 +793,8 @@ public:
     /// Where element 0 of `stored` sits in the fusion's result (inside a pad).
     llvm::ArrayRef<int64_t> storedShift;
     /// When set, the element of `stored` being read: an integer kernel's
-    /// s32 sum (IntegerContraction.h).
+    /// s32 sum (IntegerContraction.h) or a half kernel's f32 sum
+    /// (HalfSumStage.h).
     llvm::Value *storedSum = nullptr;
     struct Generated {
       const hlo::Instruction *instruction;

@@ -14,7 +14,9 @@
 // activation, residual) while it is still in the first-level cache, so the
 // contraction's result never has a buffer of its own. An integer kernel
 // hands over each tile's s32 sums in a buffer of one tile instead, and the
-// fused ops (a quantized model's rescale to s8) write the result from them. When the fusion ends
+// fused ops (a quantized model's rescale to s8) write the result from them;
+// an f16 or bf16 kernel hands over its f32 sums the same way, rounded as
+// they are read (HalfSumStage.h). When the fusion ends
 // in a pad adding edges (the next convolution's padding), the kernel writes
 // the interior of the padded array and the edges get the pad value, so the
 // padded copy costs no pass of its own.
@@ -22,6 +24,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "codegen/FunctionEmitter.h"
+#include "codegen/HalfSumStage.h"
 #include "codegen/IntegerContraction.h"
 
 namespace mote::codegen {
@@ -116,10 +119,11 @@ bool fitsOutputFusion(const hlo::Instruction &fusion, const hlo::Instruction &co
       }))
     return false;
   llvm::ArrayRef<int64_t> dims = pad ? pad->operand(0)->shape().dims() : fusion.shape().dims();
-  // A float kernel stores the contraction's values where the fusion's
+  // An f32 kernel stores the contraction's values where the fusion's
   // result goes, and the rewrite reads them back from there: one element
-  // type. An integer kernel stages its s32 sums apart (a quantized layer's
-  // s8 result is the usual case).
+  // type (a half kernel's f32 sums are staged, but for the same type). An
+  // integer kernel stages its s32 sums apart (a quantized layer's s8
+  // result is the usual case).
   if (!isIntegerContraction(plan) &&
       fusion.shape().elementType() != contraction.shape().elementType())
     return false;
@@ -173,24 +177,30 @@ std::optional<FoldedBias> foldableBias(const hlo::Instruction &fusion,
 }
 
 /// The loop vectorizer's width for an output fusion's epilogue over `count`
-/// f16 values on x86: two f32 registers a step when the run is known to
-/// fill them, else one (a run shorter than the width would be all scalar
-/// remainder: MobileNetV2 block f16 went from 0.55 to 0.75 ms on
-/// x86-64-v4 with 32 lanes for its runs of 24). Left to itself, LLVM 16's
-/// cost model takes 4 lanes once the epilogue rounds the result of a select
-/// (a relu bounding the bias add's f32 sum), though 16 (AVX2) and 32
-/// (AVX-512) convert a register an instruction; 0 (no hint) elsewhere
-/// (bf16's integer rounding does better with the cost model's choice:
-/// MobileNetV2 block bf16 11.6 M -> 12.3 M instructions with the hint on
-/// x86-64-v3).
+/// f16 values on x86, or bf16 values from staged sums: two f32 registers a
+/// step when the run is known to fill them, else one (a run shorter than
+/// the width would be all scalar remainder: MobileNetV2 block f16 went from
+/// 0.55 to 0.75 ms on x86-64-v4 with 32 lanes for its runs of 24). Left to
+/// itself, LLVM 16's cost model takes 4 lanes once the epilogue rounds the
+/// result of a select (a relu bounding the bias add's f32 sum), though 16
+/// (AVX2) and 32 (AVX-512) convert a register an instruction; for bf16 from
+/// staged sums it takes one register, where two share the narrowing's pack
+/// and the loop's count (DS-CNN bf16 1.064 M -> 1.038 M instructions per
+/// inference, MobileNetV2 block 11.31 M -> 10.96 M, x86-64-v3). 0 (no hint)
+/// elsewhere (bf16 rewritten in place does better with the cost model's
+/// choice: MobileNetV2 block bf16 11.6 M -> 12.3 M with the hint).
 unsigned halfEpilogueWidth(const llvm::Module &module, const target::TargetSpec *spec,
-                           hlo::PrimitiveType type, llvm::Value *count) {
+                           hlo::PrimitiveType type, llvm::Value *count, bool staged) {
   const llvm::Triple triple(module.getTargetTriple());
-  if (type != hlo::PrimitiveType::F16 || !triple.isX86())
+  if (!triple.isX86() ||
+      !(type == hlo::PrimitiveType::F16 || (staged && type == hlo::PrimitiveType::BF16)))
     return 0;
   const unsigned lanes = vectorRegisters(triple, spec).bytes / 4;
   auto *known = llvm::dyn_cast<llvm::ConstantInt>(count);
-  if (!known)
+  // f16 in integer code (x86-64 without F16C) keeps one register: DS-CNN
+  // f16 17.67 M instructions per inference, 18.06 M with two (baseline,
+  // callgrind).
+  if (!known || (type == hlo::PrimitiveType::F16 && !convertsF16WithInstructions(module)))
     return lanes;
   const uint64_t run = known->getZExtValue();
   return run % (2 * lanes) == 0 ? 2 * lanes : run >= lanes ? lanes : 0;
@@ -201,7 +211,12 @@ unsigned halfEpilogueWidth(const llvm::Module &module, const target::TargetSpec 
 llvm::Value *FunctionEmitter::readFused(FusedValues &values, const hlo::Instruction &operand,
                                         IndexRef index) {
   if (&operand == values.stored && values.storedSum) {
-    // An integer kernel's s32 sum, truncated to the contraction's type.
+    // A half contraction's f32 sum, rounded once as the tile would have
+    // stored it; or an integer kernel's s32 sum, truncated to the
+    // contraction's type.
+    const hlo::PrimitiveType type = operand.shape().elementType();
+    if (isHalfType(type))
+      return readStagedHalfSum(builder_, type, values.storedSum);
     return builder_.CreateTrunc(
         builder_.CreateAlignedLoad(builder_.getInt32Ty(), values.storedSum, llvm::Align(4)),
         valueType(builder_.getContext(), operand.shape().elementType()));
@@ -342,12 +357,12 @@ void FunctionEmitter::emitOutputFusion(const hlo::Instruction &fusion,
           llvm::SmallVector<llvm::Value *, 4> at = first, inside = firstInside;
           at.back() = builder_.CreateAdd(first.back(), i);
           inside.back() = builder_.CreateAdd(firstInside.back(), i);
-          if (staged)
+          if (staged) // four-byte sums: s32, or f32 for a half result
             values.storedSum = builder_.CreateGEP(builder_.getInt32Ty(), staged, i);
           storeElement(builder_, fusion.shape().elementType(), elemental.emit(result, inside),
                        elementAddress(fusion, base, at));
         },
-        "e", halfEpilogueWidth(module_, target_, fusion.shape().elementType(), count));
+        "e", halfEpilogueWidth(module_, target_, fusion.shape().elementType(), count, staged));
   };
   auto operand = [&](size_t i) -> const hlo::Instruction & {
     const hlo::Instruction *read = contraction.operand(i);

@@ -1,17 +1,19 @@
-//===- HalfConstants.cpp - Small f16 constants widened at compile time ----===//
+//===- HalfConstants.cpp - Small half constants widened at compile time ---===//
 //
-// A layer's f16 bias is added in f32: read as f16 bits, each value would be
-// widened again (vcvtph2ps) at every use in the epilogue that runs over
-// every output. A small constant gets an f32 copy instead, widened here
-// exactly as the target's conversion widens at run time (NaNs come out
-// quiet with their payload, as F16C's and AArch64's conversions give them),
-// and the code reads that copy: the add takes it from memory as it is.
-// Scalars stay f16 bits, which fold into the code as immediates; large
-// constants (weights) keep their f16 bits, which the contraction kernels
-// widen in registers. bf16 constants too: their widening is a shift, and
-// with f32 copies the DS-CNN and MobileNetV2 block bf16 epilogues took more
-// instructions (1.038 M -> 1.046 M and 11.63 M -> 11.79 M per inference on
-// x86-64-v3, callgrind), as LLVM vectorised them differently.
+// A layer's f16 or bf16 bias is added in f32: read as half bits, each value
+// would be widened again (vcvtph2ps; a zero extension and a shift for bf16)
+// at every use in the epilogue that runs over every output. A small
+// constant gets an f32 copy instead, widened here exactly as the code
+// widens at run time (f16 NaNs come out quiet with their payload, as F16C's
+// and AArch64's conversions give them; bf16 is a shift), and the code reads
+// that copy: the add takes it from memory as it is. Scalars stay half bits,
+// which fold into the code as immediates; large constants (weights) keep
+// their half bits, which the contraction kernels widen in registers. f16
+// only where it converts with instructions. bf16 copies paid once the
+// epilogues read staged f32 sums (HalfSumStage.h): DS-CNN bf16 1.058 M ->
+// 1.038 M instructions per inference, the MobileNetV2 block 11.20 M ->
+// 10.96 M (x86-64-v3, callgrind); with the tiles' rounded results read back
+// in place they had taken more (1.038 M -> 1.046 M, 11.63 M -> 11.79 M).
 //
 //===----------------------------------------------------------------------===//
 
@@ -44,8 +46,11 @@ llvm::Value *FunctionEmitter::readWidenedConstant(const hlo::Instruction &consta
                                                   IndexRef index) {
   const int64_t count = constant.shape().elementCount();
   const hlo::Literal *values = constant.constantValue();
-  if (!values || constant.shape().elementType() != hlo::PrimitiveType::F16 || count < 2 ||
-      count > kMaxWidenedElements || !convertsF16WithInstructions(builder_))
+  if (!values || !isHalfType(constant.shape().elementType()) || count < 2 ||
+      count > kMaxWidenedElements)
+    return nullptr;
+  const bool bf16 = constant.shape().elementType() == hlo::PrimitiveType::BF16;
+  if (!bf16 && !convertsF16WithInstructions(builder_))
     return nullptr;
   auto [it, inserted] = widenedConstants_.try_emplace(&constant);
   if (inserted) {
@@ -53,7 +58,8 @@ llvm::Value *FunctionEmitter::readWidenedConstant(const hlo::Instruction &consta
     std::vector<uint8_t> widened;
     widened.reserve(bytes.size() * 2);
     for (size_t i = 0; i + 1 < bytes.size(); i += 2) {
-      const uint32_t wide = widenedBits(uint16_t(bytes[i] | (bytes[i + 1] << 8)));
+      const uint16_t bits = uint16_t(bytes[i] | (bytes[i + 1] << 8));
+      const uint32_t wide = bf16 ? uint32_t(bits) << 16 : widenedBits(bits);
       for (int shift = 0; shift < 32; shift += 8)
         widened.push_back(uint8_t(wide >> shift));
     }
@@ -64,7 +70,7 @@ llvm::Value *FunctionEmitter::readWidenedConstant(const hlo::Instruction &consta
   llvm::Value *value = builder_.CreateLoad(
       builder_.getFloatTy(),
       builder_.CreateInBoundsGEP(builder_.getFloatTy(), addressOf(it->second), linear));
-  return exactF16Bits(builder_, value);
+  return exactHalfBits(builder_, constant.shape().elementType(), value);
 }
 
 } // namespace mote::codegen

@@ -117,6 +117,9 @@ SUBNORMAL_FLUSH_CASES = {
                          "0 * inf = NaN, not inf",
     "half_depthwise": "a subnormal bf16 input or weight (1e-40) times an infinite one is "
                       "0 * inf = NaN, not inf (and relu of NaN stays NaN)",
+    "half_staged_epilogues": "a subnormal bf16 input or weight (1e-40) of the strided depthwise "
+                             "layer times an infinite one is 0 * inf = NaN, not inf (and relu6 "
+                             "of NaN stays NaN)",
     "half_widened_weights": "bf16 weights of +-3.03e-39 (subnormal as f32) times an infinite "
                             "input are 0 * inf = NaN, not +-inf (and relu of NaN stays NaN)",
     "math_f32": "exp, logistic results below 2^-126 flushed; log, pow, cbrt, tanh, erf, atan2 "
