@@ -30,9 +30,11 @@ unsigned selectBf16RoundingWithMasks(llvm::Module &module, const llvm::TargetMac
       !subtarget->checkFeatures("+avx512f,+avx512vl"))
     return 0;
   using namespace llvm::PatternMatch;
+  // Handles that follow a rounding rewritten before (a rounding of a
+  // rounded sum reads the replacement) and drop one deleted as dead.
   struct Rounding {
-    llvm::Instruction *sum; ///< x + 0x7fff + ((x >> 16) & 1)
-    llvm::Value *bits;      ///< x
+    llvm::WeakTrackingVH sum;  ///< x + 0x7fff + ((x >> 16) & 1)
+    llvm::WeakTrackingVH bits; ///< x
   };
   llvm::SmallVector<Rounding, 64> roundings;
   for (llvm::Function &function : module)
@@ -46,23 +48,28 @@ unsigned selectBf16RoundingWithMasks(llvm::Module &module, const llvm::TargetMac
                         m_And(m_LShr(m_Deferred(bits), m_SpecificInt(16)), m_SpecificInt(1)))))
         roundings.push_back({&instruction, bits});
     }
+  unsigned rewritten = 0;
   for (const Rounding &rounding : roundings) {
-    llvm::IRBuilder<> b(rounding.sum);
-    llvm::Type *type = rounding.bits->getType();
-    llvm::Value *odd =
-        b.CreateICmpNE(b.CreateAnd(rounding.bits, llvm::ConstantInt::get(type, 0x10000)),
-                       llvm::Constant::getNullValue(type));
+    auto *sum = llvm::dyn_cast_or_null<llvm::Instruction>(rounding.sum);
+    llvm::Value *bits = rounding.bits;
+    if (!sum || !bits)
+      continue;
+    llvm::IRBuilder<> b(sum);
+    llvm::Type *type = bits->getType();
+    llvm::Value *odd = b.CreateICmpNE(b.CreateAnd(bits, llvm::ConstantInt::get(type, 0x10000)),
+                                      llvm::Constant::getNullValue(type));
     llvm::Value *replacement =
-        b.CreateSelect(odd, b.CreateAdd(rounding.bits, llvm::ConstantInt::get(type, 0x8000)),
-                       b.CreateAdd(rounding.bits, llvm::ConstantInt::get(type, 0x7fff)));
-    replacement->takeName(rounding.sum);
-    llvm::SmallVector<llvm::WeakTrackingVH, 2> operands(rounding.sum->operands());
-    rounding.sum->replaceAllUsesWith(replacement);
-    rounding.sum->eraseFromParent();
+        b.CreateSelect(odd, b.CreateAdd(bits, llvm::ConstantInt::get(type, 0x8000)),
+                       b.CreateAdd(bits, llvm::ConstantInt::get(type, 0x7fff)));
+    replacement->takeName(sum);
+    llvm::SmallVector<llvm::WeakTrackingVH, 2> operands(sum->operands());
+    sum->replaceAllUsesWith(replacement);
+    sum->eraseFromParent();
     // The old add and the shift's and, then the shift, once unused.
     llvm::RecursivelyDeleteTriviallyDeadInstructionsPermissive(operands);
+    ++rewritten;
   }
-  return unsigned(roundings.size());
+  return rewritten;
 }
 
 } // namespace mote::output

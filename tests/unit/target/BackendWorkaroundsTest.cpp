@@ -292,6 +292,35 @@ TEST_CASE("x86-64 with AVX-512: bf16 roundings take a mask, 32-lane narrowings o
   CHECK(countOpcode(f, llvm::Instruction::ShuffleVector) == 1);
 }
 
+TEST_CASE("a bf16 rounding of a rounding's sum is rewritten after it, reading its replacement") {
+  const char *const text = R"(
+define <16 x i32> @g(<16 x i32> %x) {
+  %up = add <16 x i32> %x, <i32 32767, i32 32767, i32 32767, i32 32767, i32 32767, i32 32767, i32 32767, i32 32767, i32 32767, i32 32767, i32 32767, i32 32767, i32 32767, i32 32767, i32 32767, i32 32767>
+  %kept = lshr <16 x i32> %x, <i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16>
+  %odd = and <16 x i32> %kept, <i32 1, i32 1, i32 1, i32 1, i32 1, i32 1, i32 1, i32 1, i32 1, i32 1, i32 1, i32 1, i32 1, i32 1, i32 1, i32 1>
+  %r = add <16 x i32> %up, %odd
+  %up2 = add <16 x i32> %r, <i32 32767, i32 32767, i32 32767, i32 32767, i32 32767, i32 32767, i32 32767, i32 32767, i32 32767, i32 32767, i32 32767, i32 32767, i32 32767, i32 32767, i32 32767, i32 32767>
+  %kept2 = lshr <16 x i32> %r, <i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16>
+  %odd2 = and <16 x i32> %kept2, <i32 1, i32 1, i32 1, i32 1, i32 1, i32 1, i32 1, i32 1, i32 1, i32 1, i32 1, i32 1, i32 1, i32 1, i32 1, i32 1>
+  %r2 = add <16 x i32> %up2, %odd2
+  ret <16 x i32> %r2
+}
+)";
+  llvm::LLVMContext context;
+  auto module = parse(context, text);
+  auto machine = machineFor("x86_64-linux-gnu", "x86-64-v4", "");
+  CHECK(output::selectBf16RoundingWithMasks(*module, *machine) == 2);
+  std::string problems;
+  llvm::raw_string_ostream stream(problems);
+  CHECK_MESSAGE(!llvm::verifyModule(*module, &stream), problems);
+  llvm::Function &g = *module->getFunction("g");
+  CHECK(countOpcode(g, llvm::Instruction::Select) == 2);
+  CHECK(countOpcode(g, llvm::Instruction::LShr) == 0);
+  auto *second = llvm::cast<llvm::SelectInst>(g.getEntryBlock().getTerminator()->getOperand(0));
+  auto *firstUse = llvm::cast<llvm::Instruction>(second->getTrueValue());
+  CHECK(llvm::isa<llvm::SelectInst>(firstUse->getOperand(0)));
+}
+
 TEST_CASE("the bf16 rounding and narrowing rewrites leave targets without AVX-512 alone") {
   struct Case {
     const char *triple, *cpu, *features;
