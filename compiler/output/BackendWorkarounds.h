@@ -34,6 +34,19 @@ unsigned widenHalfVectorArithmetic(llvm::Module &module, const llvm::TargetMachi
 /// (RoundingConversions.cpp). Returns the number of conversions rewritten.
 unsigned selectRoundingConversions(llvm::Module &module, const llvm::TargetMachine &machine);
 
+/// x86-64 with AVX512-BW: the top halves of 32 lanes of 32 bits (a bf16
+/// result's narrowing, trunc(lshr(x, 16))) picked as the odd words of the
+/// two registers by one vpermi2w, where LLVM 16 selects two shifts, two
+/// vpmovdw and an insert (HighHalfNarrowing.cpp). Returns the number of
+/// narrowings rewritten.
+unsigned narrowHighHalvesWithPermutes(llvm::Module &module, const llvm::TargetMachine &machine);
+
+/// x86-64 with AVX-512: a vector f32 -> bf16 rounding's tie-to-even term,
+/// x + 0x7fff + ((x >> 16) & 1), as a mask test and a merged add,
+/// select((x & 0x10000) != 0, x + 0x8000, x + 0x7fff) (RoundingMasks.cpp).
+/// Returns the number of roundings rewritten.
+unsigned selectBf16RoundingWithMasks(llvm::Module &module, const llvm::TargetMachine &machine);
+
 } // namespace mote::output
 
 #endif // MOTE_OUTPUT_BACKENDWORKAROUNDS_H

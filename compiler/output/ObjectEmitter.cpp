@@ -78,6 +78,8 @@ void optimizeModule(llvm::Module &module, llvm::TargetMachine &machine, unsigned
   legalizeMveFloatCompares(module, machine);
   widenHalfVectorArithmetic(module, machine);
   selectRoundingConversions(module, machine);
+  selectBf16RoundingWithMasks(module, machine);
+  narrowHighHalvesWithPermutes(module, machine);
 }
 
 llvm::Expected<std::string> emitModule(llvm::Module &module, llvm::TargetMachine &machine,

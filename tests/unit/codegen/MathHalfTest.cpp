@@ -16,6 +16,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cstdio>
 
 using namespace llvm;
 using namespace mote::test;
@@ -178,6 +179,35 @@ TEST_CASE("math f32 to f16 and bf16 round to nearest even") {
     CHECK(badIndependent == 0);
     CHECK(badBf == 0);
   }
+}
+
+TEST_CASE("math f32 to bf16 rounds every f32 to nearest even, 32 lanes a step") {
+  // All 2^32 inputs, in the vector width of a bf16 epilogue on x86-64 with
+  // AVX-512 (two zmm registers), where the tie-to-even bit is a mask and the
+  // narrowing one word permute (output/RoundingMasks.cpp,
+  // HighHalfNarrowing.cpp): NaN payloads, infinities, overflow to infinity,
+  // subnormals and signed zeros included. Against the evaluator's rounding.
+  MathJit jit(HostCpu::Native);
+  auto toBF16 =
+      jit.compile("f32_to_bf16_all", Elem::F32, Elem::None, Elem::I16, 32,
+                  [](IRBuilderBase &b, Value *x, Value *) { return math::emitF32ToBF16(b, x); });
+  REQUIRE(static_cast<bool>(toBF16));
+  constexpr uint64_t chunk = uint64_t(1) << 22;
+  std::vector<uint32_t> bits(chunk);
+  std::vector<uint16_t> rounded(chunk);
+  uint64_t bad = 0;
+  uint32_t firstBad = 0;
+  for (uint64_t begin = 0; begin < (uint64_t(1) << 32); begin += chunk) {
+    for (uint64_t i = 0; i < chunk; ++i)
+      bits[i] = uint32_t(begin + i);
+    toBF16(bits.data(), nullptr, rounded.data(), int64_t(chunk));
+    for (uint64_t i = 0; i < chunk; ++i)
+      if (rounded[i] != BFloat16::fromFloat(bitsOf<float>(bits[i])) && !bad++)
+        firstBad = bits[i];
+  }
+  char first[16];
+  std::snprintf(first, sizeof first, "0x%08x", firstBad);
+  CHECK_MESSAGE(bad == 0, bad << " wrong, the first for f32 bits " << first);
 }
 
 TEST_CASE("math f64 to f16 rounds once") {

@@ -2,6 +2,8 @@
 
 #include "MathTestHarness.h"
 
+#include "output/BackendWorkarounds.h"
+
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/ExecutionEngine/Orc/ThreadSafeModule.h"
 #include "llvm/IR/Instructions.h"
@@ -117,6 +119,10 @@ void optimizeModule(Module &m, TargetMachine &tm) {
   pb.registerLoopAnalyses(lam);
   pb.crossRegisterProxies(lam, fam, cgam, mam);
   pb.buildPerModuleDefaultPipeline(OptimizationLevel::O2).run(m, mam);
+  // The x86 rewrites motec makes last (output/BackendWorkarounds.h), so a
+  // kernel is the instructions compiled models run on this host.
+  output::selectBf16RoundingWithMasks(m, tm);
+  output::narrowHighHalvesWithPermutes(m, tm);
 }
 
 KernelFn MathJit::compile(const std::string &name, Elem in0, Elem in1, Elem out, unsigned lanes,

@@ -55,7 +55,8 @@ private:
 /// intrinsics that lower to instructions. Empty when clean.
 std::string findForbiddenCalls(const llvm::Module &m);
 
-/// Runs the O2 pipeline for `tm` over `m`.
+/// Runs the O2 pipeline for `tm` over `m`, then the rewrites of bf16
+/// roundings and narrowings motec makes for AVX-512.
 void optimizeModule(llvm::Module &m, llvm::TargetMachine &tm);
 
 /// |got - ref| in ulps of T at ref (subnormal ulp below the normal range);

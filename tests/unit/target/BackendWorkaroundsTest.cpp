@@ -231,3 +231,110 @@ TEST_CASE("the half vector rewrite leaves targets without F16C or with half arit
     CHECK(output::widenHalfVectorArithmetic(*module, *machine) == 0);
   }
 }
+
+namespace {
+
+/// A bf16 epilogue's end as the vectorizer leaves it: 32 f32 lanes rounded
+/// (x + 0x7fff + ((x >> 16) & 1)) and narrowed to their top halves, plus a
+/// narrowing of 16 lanes and a shift by 15, which stay as they are.
+const char *const kBf16RoundingText = R"(
+define void @f(<32 x i32> %x, <16 x i32> %y, ptr %out) {
+  %up = add <32 x i32> %x, <i32 32767, i32 32767, i32 32767, i32 32767, i32 32767, i32 32767, i32 32767, i32 32767, i32 32767, i32 32767, i32 32767, i32 32767, i32 32767, i32 32767, i32 32767, i32 32767, i32 32767, i32 32767, i32 32767, i32 32767, i32 32767, i32 32767, i32 32767, i32 32767, i32 32767, i32 32767, i32 32767, i32 32767, i32 32767, i32 32767, i32 32767, i32 32767>
+  %kept = lshr <32 x i32> %x, <i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16>
+  %odd = and <32 x i32> %kept, <i32 1, i32 1, i32 1, i32 1, i32 1, i32 1, i32 1, i32 1, i32 1, i32 1, i32 1, i32 1, i32 1, i32 1, i32 1, i32 1, i32 1, i32 1, i32 1, i32 1, i32 1, i32 1, i32 1, i32 1, i32 1, i32 1, i32 1, i32 1, i32 1, i32 1, i32 1, i32 1>
+  %r = add <32 x i32> %up, %odd
+  %top = lshr <32 x i32> %r, <i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16>
+  %h = trunc <32 x i32> %top to <32 x i16>
+  store <32 x i16> %h, ptr %out
+  %ytop = lshr <16 x i32> %y, <i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16>
+  %yh = trunc <16 x i32> %ytop to <16 x i16>
+  %p16 = getelementptr i16, ptr %out, i64 32
+  store <16 x i16> %yh, ptr %p16
+  %x15 = lshr <32 x i32> %x, <i32 15, i32 15, i32 15, i32 15, i32 15, i32 15, i32 15, i32 15, i32 15, i32 15, i32 15, i32 15, i32 15, i32 15, i32 15, i32 15, i32 15, i32 15, i32 15, i32 15, i32 15, i32 15, i32 15, i32 15, i32 15, i32 15, i32 15, i32 15, i32 15, i32 15, i32 15, i32 15>
+  %h15 = trunc <32 x i32> %x15 to <32 x i16>
+  %p48 = getelementptr i16, ptr %out, i64 48
+  store <32 x i16> %h15, ptr %p48
+  ret void
+}
+)";
+
+unsigned countOpcode(llvm::Function &function, unsigned opcode) {
+  unsigned count = 0;
+  for (llvm::Instruction &instruction : llvm::instructions(function))
+    count += instruction.getOpcode() == opcode;
+  return count;
+}
+
+} // namespace
+
+TEST_CASE("x86-64 with AVX-512: bf16 roundings take a mask, 32-lane narrowings one permute") {
+  llvm::LLVMContext context;
+  auto module = parse(context, kBf16RoundingText);
+  auto machine = machineFor("x86_64-linux-gnu", "x86-64-v4", "");
+  CHECK(output::selectBf16RoundingWithMasks(*module, *machine) == 1);
+  CHECK(output::narrowHighHalvesWithPermutes(*module, *machine) == 1);
+  std::string problems;
+  llvm::raw_string_ostream stream(problems);
+  CHECK_MESSAGE(!llvm::verifyModule(*module, &stream), problems);
+  llvm::Function &f = *module->getFunction("f");
+  CHECK(countOpcode(f, llvm::Instruction::Select) == 1);
+  // The rounding's shift and and are gone; 16 lanes and the shift by 15 stay.
+  CHECK(countOpcode(f, llvm::Instruction::And) == 1); // x & 0x10000
+  CHECK(countOpcode(f, llvm::Instruction::LShr) == 2);
+  CHECK(countOpcode(f, llvm::Instruction::Trunc) == 2);
+  for (llvm::Instruction &instruction : llvm::instructions(f))
+    if (auto *shuffle = llvm::dyn_cast<llvm::ShuffleVectorInst>(&instruction)) {
+      llvm::ArrayRef<int> mask = shuffle->getShuffleMask();
+      REQUIRE(mask.size() == 32);
+      for (unsigned lane = 0; lane < 32; ++lane)
+        CHECK(mask[lane] == int(2 * lane + 1));
+    }
+  CHECK(countOpcode(f, llvm::Instruction::ShuffleVector) == 1);
+}
+
+TEST_CASE("a bf16 rounding of a rounding's sum is rewritten after it, reading its replacement") {
+  const char *const text = R"(
+define <16 x i32> @g(<16 x i32> %x) {
+  %up = add <16 x i32> %x, <i32 32767, i32 32767, i32 32767, i32 32767, i32 32767, i32 32767, i32 32767, i32 32767, i32 32767, i32 32767, i32 32767, i32 32767, i32 32767, i32 32767, i32 32767, i32 32767>
+  %kept = lshr <16 x i32> %x, <i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16>
+  %odd = and <16 x i32> %kept, <i32 1, i32 1, i32 1, i32 1, i32 1, i32 1, i32 1, i32 1, i32 1, i32 1, i32 1, i32 1, i32 1, i32 1, i32 1, i32 1>
+  %r = add <16 x i32> %up, %odd
+  %up2 = add <16 x i32> %r, <i32 32767, i32 32767, i32 32767, i32 32767, i32 32767, i32 32767, i32 32767, i32 32767, i32 32767, i32 32767, i32 32767, i32 32767, i32 32767, i32 32767, i32 32767, i32 32767>
+  %kept2 = lshr <16 x i32> %r, <i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16>
+  %odd2 = and <16 x i32> %kept2, <i32 1, i32 1, i32 1, i32 1, i32 1, i32 1, i32 1, i32 1, i32 1, i32 1, i32 1, i32 1, i32 1, i32 1, i32 1, i32 1>
+  %r2 = add <16 x i32> %up2, %odd2
+  ret <16 x i32> %r2
+}
+)";
+  llvm::LLVMContext context;
+  auto module = parse(context, text);
+  auto machine = machineFor("x86_64-linux-gnu", "x86-64-v4", "");
+  CHECK(output::selectBf16RoundingWithMasks(*module, *machine) == 2);
+  std::string problems;
+  llvm::raw_string_ostream stream(problems);
+  CHECK_MESSAGE(!llvm::verifyModule(*module, &stream), problems);
+  llvm::Function &g = *module->getFunction("g");
+  CHECK(countOpcode(g, llvm::Instruction::Select) == 2);
+  CHECK(countOpcode(g, llvm::Instruction::LShr) == 0);
+  auto *second = llvm::cast<llvm::SelectInst>(g.getEntryBlock().getTerminator()->getOperand(0));
+  auto *firstUse = llvm::cast<llvm::Instruction>(second->getTrueValue());
+  CHECK(llvm::isa<llvm::SelectInst>(firstUse->getOperand(0)));
+}
+
+TEST_CASE("the bf16 rounding and narrowing rewrites leave targets without AVX-512 alone") {
+  struct Case {
+    const char *triple, *cpu, *features;
+  } cases[] = {{"x86_64-linux-gnu", "", ""},
+               {"x86_64-linux-gnu", "x86-64-v3", ""},
+               {"aarch64-linux-gnu", "", ""},
+               {"riscv64-linux-gnu", "", "+v"}};
+  for (const Case &c : cases) {
+    CAPTURE(c.triple);
+    CAPTURE(c.cpu);
+    llvm::LLVMContext context;
+    auto module = parse(context, kBf16RoundingText);
+    auto machine = machineFor(c.triple, c.cpu, c.features);
+    CHECK(output::selectBf16RoundingWithMasks(*module, *machine) == 0);
+    CHECK(output::narrowHighHalvesWithPermutes(*module, *machine) == 0);
+  }
+}
