@@ -8,6 +8,9 @@
 
 namespace mote::stablehlo {
 
+/// Alias definitions one location's search reads at most.
+constexpr unsigned kMaxAliasExpansions = 256;
+
 /// `"file":line:col` at the start of `text`, as file:line:col.
 static bool fileLineColumn(llvm::StringRef text, std::string &out) {
   if (!text.consume_front("\""))
@@ -30,9 +33,13 @@ static bool fileLineColumn(llvm::StringRef text, std::string &out) {
   return true;
 }
 
+/// An alias may name several others (a fused location of fused locations),
+/// so a chain of aliases that each name the next twice would be read 2^depth
+/// times: `expansions` counts the alias definitions read in all, bounded by
+/// kMaxAliasExpansions.
 static std::string resolve(llvm::StringRef text,
                            const std::vector<std::pair<std::string, std::string>> &aliases,
-                           int depth) {
+                           int depth, unsigned &expansions) {
   if (depth > 32)
     return {};
   for (size_t i = 0; i < text.size(); ++i) {
@@ -51,7 +58,9 @@ static std::string resolve(llvm::StringRef text,
           [](char c) { return llvm::isAlnum(c) || c == '_' || c == '.' || c == '$'; });
       for (const auto &[alias, definition] : aliases)
         if (alias == name) {
-          std::string found = resolve(definition, aliases, depth + 1);
+          if (++expansions > kMaxAliasExpansions)
+            return {};
+          std::string found = resolve(definition, aliases, depth + 1, expansions);
           if (!found.empty())
             return found;
         }
@@ -63,7 +72,8 @@ static std::string resolve(llvm::StringRef text,
 
 std::string sourceFileLocation(llvm::StringRef location,
                                const std::vector<std::pair<std::string, std::string>> &aliases) {
-  return resolve(location, aliases, 0);
+  unsigned expansions = 0;
+  return resolve(location, aliases, 0, expansions);
 }
 
 llvm::Error withSourceLocation(llvm::Error error, llvm::StringRef location,
