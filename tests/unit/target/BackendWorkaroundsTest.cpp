@@ -410,3 +410,63 @@ TEST_CASE("the bf16 NaN fixup leaves targets without AVX-512 alone") {
   auto module = parse(context, kBf16QuietNanText);
   CHECK(output::quietBf16NansWithFixups(*module, *machineFor("aarch64-linux-gnu", "", "")) == 0);
 }
+
+TEST_CASE("x86-64 with AVX-512: a relu after a bf16 rounding zeroes the fixup's lanes below "
+          "-2^-134 when its readers take the top half") {
+  // @top's relu is read as its top half: folded, its and and compare gone.
+  // @whole's relu is also stored whole: the and and the relu stay.
+  const char *const text = R"(
+define void @top(<16 x float> %x, <16 x i32> %rounded, ptr %out) {
+  %bits = bitcast <16 x float> %x to <16 x i32>
+  %nan = fcmp uno <16 x float> %x, zeroinitializer
+  %quiet = or <16 x i32> %bits, <i32 4194304, i32 4194304, i32 4194304, i32 4194304, i32 4194304, i32 4194304, i32 4194304, i32 4194304, i32 4194304, i32 4194304, i32 4194304, i32 4194304, i32 4194304, i32 4194304, i32 4194304, i32 4194304>
+  %r = select <16 x i1> %nan, <16 x i32> %quiet, <16 x i32> %rounded
+  %cleared = and <16 x i32> %r, <i32 -65536, i32 -65536, i32 -65536, i32 -65536, i32 -65536, i32 -65536, i32 -65536, i32 -65536, i32 -65536, i32 -65536, i32 -65536, i32 -65536, i32 -65536, i32 -65536, i32 -65536, i32 -65536>
+  %f = bitcast <16 x i32> %cleared to <16 x float>
+  %negative = fcmp olt <16 x float> %f, zeroinitializer
+  %relu = select <16 x i1> %negative, <16 x float> zeroinitializer, <16 x float> %f
+  %relubits = bitcast <16 x float> %relu to <16 x i32>
+  %top = lshr <16 x i32> %relubits, <i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16>
+  %h = trunc <16 x i32> %top to <16 x i16>
+  store <16 x i16> %h, ptr %out
+  ret void
+}
+
+define void @whole(<16 x float> %x, <16 x i32> %rounded, ptr %out) {
+  %bits = bitcast <16 x float> %x to <16 x i32>
+  %nan = fcmp uno <16 x float> %x, zeroinitializer
+  %quiet = or <16 x i32> %bits, <i32 4194304, i32 4194304, i32 4194304, i32 4194304, i32 4194304, i32 4194304, i32 4194304, i32 4194304, i32 4194304, i32 4194304, i32 4194304, i32 4194304, i32 4194304, i32 4194304, i32 4194304, i32 4194304>
+  %r = select <16 x i1> %nan, <16 x i32> %quiet, <16 x i32> %rounded
+  %cleared = and <16 x i32> %r, <i32 -65536, i32 -65536, i32 -65536, i32 -65536, i32 -65536, i32 -65536, i32 -65536, i32 -65536, i32 -65536, i32 -65536, i32 -65536, i32 -65536, i32 -65536, i32 -65536, i32 -65536, i32 -65536>
+  %f = bitcast <16 x i32> %cleared to <16 x float>
+  %negative = fcmp olt <16 x float> %f, zeroinitializer
+  %relu = select <16 x i1> %negative, <16 x float> zeroinitializer, <16 x float> %f
+  store <16 x float> %relu, ptr %out
+  ret void
+}
+)";
+  llvm::LLVMContext context;
+  auto module = parse(context, text);
+  auto machine = machineFor("x86_64-linux-gnu", "x86-64-v4", "");
+  CHECK(output::quietBf16NansWithFixups(*module, *machine) == 2);
+  checkValid(*module);
+  llvm::Function &top = *module->getFunction("top");
+  CHECK(countOpcode(top, llvm::Instruction::Select) == 0);
+  CHECK(countOpcode(top, llvm::Instruction::And) == 0);
+  unsigned zeroing = 0;
+  for (llvm::Instruction &instruction : llvm::instructions(top))
+    if (auto *compare = llvm::dyn_cast<llvm::FCmpInst>(&instruction)) {
+      // Kept where x >= -2^-134 or unordered: a NaN stays a NaN.
+      CHECK(compare->getPredicate() == llvm::FCmpInst::FCMP_UGE);
+      auto *edge = llvm::dyn_cast_or_null<llvm::ConstantFP>(
+          llvm::cast<llvm::Constant>(compare->getOperand(1))->getSplatValue());
+      REQUIRE(edge);
+      CHECK(edge->getValueAPF().convertToFloat() == -0x1p-134f);
+    } else if (auto *call = llvm::dyn_cast<llvm::CallInst>(&instruction)) {
+      zeroing += call->getIntrinsicID() == llvm::Intrinsic::x86_avx512_maskz_fixupimm_ps_512;
+    }
+  CHECK(zeroing == 1);
+  llvm::Function &whole = *module->getFunction("whole");
+  CHECK(countOpcode(whole, llvm::Instruction::Select) == 1);
+  CHECK(countOpcode(whole, llvm::Instruction::And) == 1);
+}
