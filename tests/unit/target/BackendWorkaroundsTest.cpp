@@ -415,8 +415,8 @@ TEST_CASE("x86-64 with AVX-512: a relu after a bf16 rounding zeroes the fixup's 
           "-2^-134 when its readers take the top half") {
   // @top's relu is read as its top half: folded, its and and compare gone.
   // @whole's relu is also stored whole: the and and the relu stay.
-  const char *const text = R"(
-define void @top(<16 x float> %x, <16 x i32> %rounded, ptr %out) {
+  // A rounding's NaN case, its and and a relu: the body both functions share.
+  const std::string relu = R"(
   %bits = bitcast <16 x float> %x to <16 x i32>
   %nan = fcmp uno <16 x float> %x, zeroinitializer
   %quiet = or <16 x i32> %bits, <i32 4194304, i32 4194304, i32 4194304, i32 4194304, i32 4194304, i32 4194304, i32 4194304, i32 4194304, i32 4194304, i32 4194304, i32 4194304, i32 4194304, i32 4194304, i32 4194304, i32 4194304, i32 4194304>
@@ -425,28 +425,23 @@ define void @top(<16 x float> %x, <16 x i32> %rounded, ptr %out) {
   %f = bitcast <16 x i32> %cleared to <16 x float>
   %negative = fcmp olt <16 x float> %f, zeroinitializer
   %relu = select <16 x i1> %negative, <16 x float> zeroinitializer, <16 x float> %f
+)";
+  const std::string text = "define void @top(<16 x float> %x, <16 x i32> %rounded, ptr %out) {" +
+                           relu + R"(
   %relubits = bitcast <16 x float> %relu to <16 x i32>
   %top = lshr <16 x i32> %relubits, <i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16>
   %h = trunc <16 x i32> %top to <16 x i16>
   store <16 x i16> %h, ptr %out
   ret void
 }
-
-define void @whole(<16 x float> %x, <16 x i32> %rounded, ptr %out) {
-  %bits = bitcast <16 x float> %x to <16 x i32>
-  %nan = fcmp uno <16 x float> %x, zeroinitializer
-  %quiet = or <16 x i32> %bits, <i32 4194304, i32 4194304, i32 4194304, i32 4194304, i32 4194304, i32 4194304, i32 4194304, i32 4194304, i32 4194304, i32 4194304, i32 4194304, i32 4194304, i32 4194304, i32 4194304, i32 4194304, i32 4194304>
-  %r = select <16 x i1> %nan, <16 x i32> %quiet, <16 x i32> %rounded
-  %cleared = and <16 x i32> %r, <i32 -65536, i32 -65536, i32 -65536, i32 -65536, i32 -65536, i32 -65536, i32 -65536, i32 -65536, i32 -65536, i32 -65536, i32 -65536, i32 -65536, i32 -65536, i32 -65536, i32 -65536, i32 -65536>
-  %f = bitcast <16 x i32> %cleared to <16 x float>
-  %negative = fcmp olt <16 x float> %f, zeroinitializer
-  %relu = select <16 x i1> %negative, <16 x float> zeroinitializer, <16 x float> %f
+define void @whole(<16 x float> %x, <16 x i32> %rounded, ptr %out) {)" +
+                           relu + R"(
   store <16 x float> %relu, ptr %out
   ret void
 }
 )";
   llvm::LLVMContext context;
-  auto module = parse(context, text);
+  auto module = parse(context, text.c_str());
   auto machine = machineFor("x86_64-linux-gnu", "x86-64-v4", "");
   CHECK(output::quietBf16NansWithFixups(*module, *machine) == 2);
   checkValid(*module);
