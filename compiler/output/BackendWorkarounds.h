@@ -47,6 +47,13 @@ unsigned narrowHighHalvesWithPermutes(llvm::Module &module, const llvm::TargetMa
 /// Returns the number of roundings rewritten.
 unsigned selectBf16RoundingWithMasks(llvm::Module &module, const llvm::TargetMachine &machine);
 
+/// x86-64 with AVX-512: a vector f32 -> bf16 rounding's NaN case,
+/// select(x unordered, bits | 0x400000, rounded), as one vfixupimmps that
+/// keeps the rounded lane unless x is NaN and gives x quieted where it is;
+/// a relu after it whose readers take the top half, as zeroed lanes of the
+/// same fixup (NanFixups.cpp). Returns the number of selects rewritten.
+unsigned quietBf16NansWithFixups(llvm::Module &module, const llvm::TargetMachine &machine);
+
 } // namespace mote::output
 
 #endif // MOTE_OUTPUT_BACKENDWORKAROUNDS_H

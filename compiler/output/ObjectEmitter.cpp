@@ -79,6 +79,7 @@ void optimizeModule(llvm::Module &module, llvm::TargetMachine &machine, unsigned
   widenHalfVectorArithmetic(module, machine);
   selectRoundingConversions(module, machine);
   selectBf16RoundingWithMasks(module, machine);
+  quietBf16NansWithFixups(module, machine);
   narrowHighHalvesWithPermutes(module, machine);
 }
 

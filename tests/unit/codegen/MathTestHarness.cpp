@@ -8,6 +8,7 @@
 #include "llvm/ExecutionEngine/Orc/ThreadSafeModule.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/IntrinsicsX86.h"
 #include "llvm/IR/Verifier.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/TargetSelect.h"
@@ -84,6 +85,10 @@ std::string findForbiddenCalls(const Module &m) {
     case Intrinsic::smin:
     case Intrinsic::smax:
     case Intrinsic::abs:
+    // One instruction: bf16's NaN quieting on AVX-512 (output/NanFixups.cpp).
+    case Intrinsic::x86_avx512_mask_fixupimm_ps_128:
+    case Intrinsic::x86_avx512_mask_fixupimm_ps_256:
+    case Intrinsic::x86_avx512_mask_fixupimm_ps_512:
     // Inserted by the optimizer, never lowered to code.
     case Intrinsic::assume:
     case Intrinsic::lifetime_start:
@@ -122,6 +127,7 @@ void optimizeModule(Module &m, TargetMachine &tm) {
   // The x86 rewrites motec makes last (output/BackendWorkarounds.h), so a
   // kernel is the instructions compiled models run on this host.
   output::selectBf16RoundingWithMasks(m, tm);
+  output::quietBf16NansWithFixups(m, tm);
   output::narrowHighHalvesWithPermutes(m, tm);
 }
 

@@ -9,6 +9,7 @@
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicsX86.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Verifier.h"
 #include "llvm/Support/SourceMgr.h"
@@ -47,6 +48,13 @@ std::unique_ptr<llvm::TargetMachine> machineFor(llvm::StringRef triple, llvm::St
   auto machine = target::createTargetMachine(*spec);
   REQUIRE(bool(machine));
   return std::move(*machine);
+}
+
+/// Checks that `module` is valid IR after a rewrite, naming its problems.
+void checkValid(llvm::Module &module) {
+  std::string problems;
+  llvm::raw_string_ostream stream(problems);
+  CHECK_MESSAGE(!llvm::verifyModule(module, &stream), problems);
 }
 
 /// One function a predicate: x against a broadcast scalar on each side, and
@@ -203,9 +211,7 @@ TEST_CASE("x86-64 with F16C computes half vector arithmetic and compares in f32"
   auto module = parse(context, kHalfVectorText);
   auto machine = machineFor("x86_64-linux-gnu", "x86-64-v3", "");
   CHECK(output::widenHalfVectorArithmetic(*module, *machine) == 3);
-  std::string problems;
-  llvm::raw_string_ostream stream(problems);
-  CHECK_MESSAGE(!llvm::verifyModule(*module, &stream), problems);
+  checkValid(*module);
   unsigned left = 0;
   for (llvm::Instruction &instruction : llvm::instructions(*module->getFunction("f")))
     if (computesOnHalfVectors(instruction)) {
@@ -273,9 +279,7 @@ TEST_CASE("x86-64 with AVX-512: bf16 roundings take a mask, 32-lane narrowings o
   auto machine = machineFor("x86_64-linux-gnu", "x86-64-v4", "");
   CHECK(output::selectBf16RoundingWithMasks(*module, *machine) == 1);
   CHECK(output::narrowHighHalvesWithPermutes(*module, *machine) == 1);
-  std::string problems;
-  llvm::raw_string_ostream stream(problems);
-  CHECK_MESSAGE(!llvm::verifyModule(*module, &stream), problems);
+  checkValid(*module);
   llvm::Function &f = *module->getFunction("f");
   CHECK(countOpcode(f, llvm::Instruction::Select) == 1);
   // The rounding's shift and and are gone; 16 lanes and the shift by 15 stay.
@@ -310,9 +314,7 @@ define <16 x i32> @g(<16 x i32> %x) {
   auto module = parse(context, text);
   auto machine = machineFor("x86_64-linux-gnu", "x86-64-v4", "");
   CHECK(output::selectBf16RoundingWithMasks(*module, *machine) == 2);
-  std::string problems;
-  llvm::raw_string_ostream stream(problems);
-  CHECK_MESSAGE(!llvm::verifyModule(*module, &stream), problems);
+  checkValid(*module);
   llvm::Function &g = *module->getFunction("g");
   CHECK(countOpcode(g, llvm::Instruction::Select) == 2);
   CHECK(countOpcode(g, llvm::Instruction::LShr) == 0);
@@ -337,4 +339,129 @@ TEST_CASE("the bf16 rounding and narrowing rewrites leave targets without AVX-51
     CHECK(output::selectBf16RoundingWithMasks(*module, *machine) == 0);
     CHECK(output::narrowHighHalvesWithPermutes(*module, *machine) == 0);
   }
+}
+
+namespace {
+
+/// The NaN case of bf16 roundings as the optimised IR has it: 32 lanes
+/// (two zmm registers), 8 lanes, and a select on an ordered compare that
+/// is no NaN test.
+const char *const kBf16QuietNanText = R"(
+define void @q(<32 x float> %x, <32 x i32> %rounded, <8 x float> %y, <8 x i32> %yr, ptr %out) {
+  %bits = bitcast <32 x float> %x to <32 x i32>
+  %nan = fcmp uno <32 x float> %x, zeroinitializer
+  %quiet = or <32 x i32> %bits, <i32 4194304, i32 4194304, i32 4194304, i32 4194304, i32 4194304, i32 4194304, i32 4194304, i32 4194304, i32 4194304, i32 4194304, i32 4194304, i32 4194304, i32 4194304, i32 4194304, i32 4194304, i32 4194304, i32 4194304, i32 4194304, i32 4194304, i32 4194304, i32 4194304, i32 4194304, i32 4194304, i32 4194304, i32 4194304, i32 4194304, i32 4194304, i32 4194304, i32 4194304, i32 4194304, i32 4194304, i32 4194304>
+  %r = select <32 x i1> %nan, <32 x i32> %quiet, <32 x i32> %rounded
+  store <32 x i32> %r, ptr %out
+  %ybits = bitcast <8 x float> %y to <8 x i32>
+  %ynan = fcmp uno <8 x float> %y, %y
+  %yquiet = or <8 x i32> %ybits, <i32 4194304, i32 4194304, i32 4194304, i32 4194304, i32 4194304, i32 4194304, i32 4194304, i32 4194304>
+  %yr2 = select <8 x i1> %ynan, <8 x i32> %yquiet, <8 x i32> %yr
+  %p1 = getelementptr i32, ptr %out, i64 32
+  store <8 x i32> %yr2, ptr %p1
+  %lt = fcmp olt <8 x float> %y, zeroinitializer
+  %kept = select <8 x i1> %lt, <8 x i32> %yquiet, <8 x i32> %yr
+  %p2 = getelementptr i32, ptr %out, i64 40
+  store <8 x i32> %kept, ptr %p2
+  ret void
+}
+)";
+
+} // namespace
+
+TEST_CASE("x86-64 with AVX-512: a bf16 rounding's NaN case is one fixup a register") {
+  llvm::LLVMContext context;
+  auto module = parse(context, kBf16QuietNanText);
+  auto machine = machineFor("x86_64-linux-gnu", "x86-64-v4", "");
+  CHECK(output::quietBf16NansWithFixups(*module, *machine) == 2);
+  checkValid(*module);
+  llvm::Function &q = *module->getFunction("q");
+  // Two 16-lane fixups for the 32 lanes, one 8-lane fixup; the ordered
+  // compare's select stays, and with it the 8 lanes' or.
+  unsigned fixups16 = 0, fixups8 = 0;
+  for (llvm::Instruction &instruction : llvm::instructions(q))
+    if (auto *call = llvm::dyn_cast<llvm::CallInst>(&instruction)) {
+      const llvm::Intrinsic::ID id = call->getIntrinsicID();
+      fixups16 += id == llvm::Intrinsic::x86_avx512_mask_fixupimm_ps_512;
+      fixups8 += id == llvm::Intrinsic::x86_avx512_mask_fixupimm_ps_256;
+      // Quiet NaN -> the lane, signalling NaN -> the lane quieted, else kept.
+      auto *table = llvm::dyn_cast<llvm::Constant>(call->getArgOperand(2));
+      REQUIRE(table);
+      auto *splat = llvm::dyn_cast_or_null<llvm::ConstantInt>(table->getSplatValue());
+      REQUIRE(splat);
+      CHECK(splat->getZExtValue() == 0x21);
+    }
+  CHECK(fixups16 == 2);
+  CHECK(fixups8 == 1);
+  CHECK(countOpcode(q, llvm::Instruction::Select) == 1);
+  CHECK(countOpcode(q, llvm::Instruction::FCmp) == 1);
+  CHECK(countOpcode(q, llvm::Instruction::Or) == 1);
+}
+
+TEST_CASE("the bf16 NaN fixup leaves targets without AVX-512 alone") {
+  for (const char *cpu : {"", "x86-64-v3"}) {
+    CAPTURE(cpu);
+    llvm::LLVMContext context;
+    auto module = parse(context, kBf16QuietNanText);
+    auto machine = machineFor("x86_64-linux-gnu", cpu, "");
+    CHECK(output::quietBf16NansWithFixups(*module, *machine) == 0);
+  }
+  llvm::LLVMContext context;
+  auto module = parse(context, kBf16QuietNanText);
+  CHECK(output::quietBf16NansWithFixups(*module, *machineFor("aarch64-linux-gnu", "", "")) == 0);
+}
+
+TEST_CASE("x86-64 with AVX-512: a relu after a bf16 rounding zeroes the fixup's lanes below "
+          "-2^-134 when its readers take the top half") {
+  // @top's relu is read as its top half: folded, its and and compare gone.
+  // @whole's relu is also stored whole: the and and the relu stay.
+  // A rounding's NaN case, its and and a relu: the body both functions share.
+  const std::string relu = R"(
+  %bits = bitcast <16 x float> %x to <16 x i32>
+  %nan = fcmp uno <16 x float> %x, zeroinitializer
+  %quiet = or <16 x i32> %bits, <i32 4194304, i32 4194304, i32 4194304, i32 4194304, i32 4194304, i32 4194304, i32 4194304, i32 4194304, i32 4194304, i32 4194304, i32 4194304, i32 4194304, i32 4194304, i32 4194304, i32 4194304, i32 4194304>
+  %r = select <16 x i1> %nan, <16 x i32> %quiet, <16 x i32> %rounded
+  %cleared = and <16 x i32> %r, <i32 -65536, i32 -65536, i32 -65536, i32 -65536, i32 -65536, i32 -65536, i32 -65536, i32 -65536, i32 -65536, i32 -65536, i32 -65536, i32 -65536, i32 -65536, i32 -65536, i32 -65536, i32 -65536>
+  %f = bitcast <16 x i32> %cleared to <16 x float>
+  %negative = fcmp olt <16 x float> %f, zeroinitializer
+  %relu = select <16 x i1> %negative, <16 x float> zeroinitializer, <16 x float> %f
+)";
+  const std::string text = "define void @top(<16 x float> %x, <16 x i32> %rounded, ptr %out) {" +
+                           relu + R"(
+  %relubits = bitcast <16 x float> %relu to <16 x i32>
+  %top = lshr <16 x i32> %relubits, <i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16>
+  %h = trunc <16 x i32> %top to <16 x i16>
+  store <16 x i16> %h, ptr %out
+  ret void
+}
+define void @whole(<16 x float> %x, <16 x i32> %rounded, ptr %out) {)" +
+                           relu + R"(
+  store <16 x float> %relu, ptr %out
+  ret void
+}
+)";
+  llvm::LLVMContext context;
+  auto module = parse(context, text.c_str());
+  auto machine = machineFor("x86_64-linux-gnu", "x86-64-v4", "");
+  CHECK(output::quietBf16NansWithFixups(*module, *machine) == 2);
+  checkValid(*module);
+  llvm::Function &top = *module->getFunction("top");
+  CHECK(countOpcode(top, llvm::Instruction::Select) == 0);
+  CHECK(countOpcode(top, llvm::Instruction::And) == 0);
+  unsigned zeroing = 0;
+  for (llvm::Instruction &instruction : llvm::instructions(top))
+    if (auto *compare = llvm::dyn_cast<llvm::FCmpInst>(&instruction)) {
+      // Kept where x >= -2^-134 or unordered: a NaN stays a NaN.
+      CHECK(compare->getPredicate() == llvm::FCmpInst::FCMP_UGE);
+      auto *edge = llvm::dyn_cast_or_null<llvm::ConstantFP>(
+          llvm::cast<llvm::Constant>(compare->getOperand(1))->getSplatValue());
+      REQUIRE(edge);
+      CHECK(edge->getValueAPF().convertToFloat() == -0x1p-134f);
+    } else if (auto *call = llvm::dyn_cast<llvm::CallInst>(&instruction)) {
+      zeroing += call->getIntrinsicID() == llvm::Intrinsic::x86_avx512_maskz_fixupimm_ps_512;
+    }
+  CHECK(zeroing == 1);
+  llvm::Function &whole = *module->getFunction("whole");
+  CHECK(countOpcode(whole, llvm::Instruction::Select) == 1);
+  CHECK(countOpcode(whole, llvm::Instruction::And) == 1);
 }
