@@ -25,6 +25,7 @@
 #include "output/BackendWorkarounds.h"
 
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/Analysis/VectorUtils.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/IntrinsicsX86.h"
@@ -82,10 +83,7 @@ llvm::Value *fixupLanes(llvm::IRBuilderBase &b, llvm::Value *rounded, llvm::Valu
 
 /// The lanes [begin, begin + count) of `vector`.
 llvm::Value *piece(llvm::IRBuilderBase &b, llvm::Value *vector, unsigned begin, unsigned count) {
-  llvm::SmallVector<int, 16> part;
-  for (unsigned lane = 0; lane < count; ++lane)
-    part.push_back(int(begin + lane));
-  return b.CreateShuffleVector(vector, part);
+  return b.CreateShuffleVector(vector, llvm::createSequentialMask(begin, count, 0));
 }
 
 /// `rounded` where `x` is not NaN, `x` quieted where it is (both as i32
@@ -104,20 +102,7 @@ llvm::Value *fixupQuietNans(llvm::IRBuilderBase &b, llvm::Value *rounded, llvm::
     pieces.push_back(fixupLanes(b, piece(b, rounded, begin, width),
                                 b.CreateFreeze(piece(b, x, begin, width)),
                                 kept ? piece(b, kept, begin, width) : nullptr, width));
-  // Concatenated back in order, pairs of pieces at a time.
-  while (pieces.size() > 1) {
-    llvm::SmallVector<llvm::Value *, 4> joined;
-    for (size_t i = 0; i < pieces.size(); i += 2) {
-      const unsigned width =
-          llvm::cast<llvm::FixedVectorType>(pieces[i]->getType())->getNumElements();
-      llvm::SmallVector<int, 32> both;
-      for (unsigned lane = 0; lane < 2 * width; ++lane)
-        both.push_back(int(lane));
-      joined.push_back(b.CreateShuffleVector(pieces[i], pieces[i + 1], both));
-    }
-    pieces = std::move(joined);
-  }
-  return pieces.front();
+  return llvm::concatenateVectors(b, pieces);
 }
 
 /// Whether `lanes` f32 lanes are whole registers the fixup takes on

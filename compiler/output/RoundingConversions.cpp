@@ -14,6 +14,7 @@
 #include "output/BackendWorkarounds.h"
 
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/Analysis/VectorUtils.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/IntrinsicInst.h"
@@ -54,25 +55,11 @@ llvm::Value *convertRounding(llvm::IRBuilderBase &b, llvm::Value *value, llvm::T
   auto *partType = llvm::FixedVectorType::get(type->getScalarType(), lanesPerRegister);
   llvm::SmallVector<llvm::Value *, 8> parts;
   for (unsigned first = 0; first < lanes; first += lanesPerRegister) {
-    llvm::SmallVector<int, 4> pick;
-    for (unsigned lane = 0; lane < lanesPerRegister; ++lane)
-      pick.push_back(int(first + lane));
-    parts.push_back(fcvtns(b.CreateShuffleVector(value, pick), partType));
+    parts.push_back(
+        fcvtns(b.CreateShuffleVector(value, llvm::createSequentialMask(first, lanesPerRegister, 0)),
+               partType));
   }
-  // Concatenate pairwise until one vector is left.
-  while (parts.size() > 1) {
-    llvm::SmallVector<llvm::Value *, 8> joined;
-    for (size_t i = 0; i < parts.size(); i += 2) {
-      const unsigned width =
-          llvm::cast<llvm::FixedVectorType>(parts[i]->getType())->getNumElements();
-      llvm::SmallVector<int, 16> pick;
-      for (unsigned lane = 0; lane < 2 * width; ++lane)
-        pick.push_back(int(lane));
-      joined.push_back(b.CreateShuffleVector(parts[i], parts[i + 1], pick));
-    }
-    parts = std::move(joined);
-  }
-  return parts.front();
+  return llvm::concatenateVectors(b, parts);
 }
 
 } // namespace
