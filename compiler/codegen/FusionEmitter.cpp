@@ -177,10 +177,11 @@ std::optional<FoldedBias> foldableBias(const hlo::Instruction &fusion,
 }
 
 /// The loop vectorizer's width for an output fusion's epilogue over `count`
-/// f16 values on x86, or bf16 values from staged sums: two f32 registers a
-/// step when the run is known to fill them, else one (a run shorter than
-/// the width would be all scalar remainder: MobileNetV2 block f16 went from
-/// 0.55 to 0.75 ms on x86-64-v4 with 32 lanes for its runs of 24). Left to
+/// f16 values on x86, or bf16 values from staged sums: for a run of known
+/// length the width that leaves the least scalar remainder, up to two f32
+/// registers a step; else one register (a run shorter than the width would
+/// be all scalar remainder: MobileNetV2 block f16 went from 0.55 to 0.75 ms
+/// on x86-64-v4 with 32 lanes for its runs of 24). Left to
 /// itself, LLVM 16's cost model takes 4 lanes once the epilogue rounds the
 /// result of a select (a relu bounding the bias add's f32 sum), though 16
 /// (AVX2) and 32 (AVX-512) convert a register an instruction; for bf16 from
@@ -202,8 +203,21 @@ unsigned halfEpilogueWidth(const llvm::Module &module, const target::TargetSpec 
   // callgrind).
   if (!known || (type == hlo::PrimitiveType::F16 && !convertsF16WithInstructions(module)))
     return lanes;
+  // A known run takes the width that leaves the least work: a vector step
+  // costs about half of what one remainder element costs (a bf16 element
+  // rounds, adds and rounds again in scalar code, some 35 instructions), so
+  // a narrower register that divides the run beats a wider one with a
+  // remainder: MobileNetV2 block bf16's runs of 24 took 16 lanes and 8
+  // scalar elements a row on x86-64-v4, and now take three steps of 8.
   const uint64_t run = known->getZExtValue();
-  return run % (2 * lanes) == 0 ? 2 * lanes : run >= lanes ? lanes : 0;
+  unsigned best = 0;
+  uint64_t bestCost = 2 * run; // all scalar
+  for (unsigned width = 2 * lanes; width >= 4; width /= 2) {
+    const uint64_t cost = run / width + 2 * (run % width);
+    if (cost < bestCost)
+      best = width, bestCost = cost;
+  }
+  return best;
 }
 
 } // namespace
