@@ -24,6 +24,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "codegen/FunctionEmitter.h"
+#include "codegen/HalfLoopWidth.h"
 #include "codegen/HalfSumStage.h"
 #include "codegen/IntegerContraction.h"
 
@@ -176,49 +177,6 @@ std::optional<FoldedBias> foldableBias(const hlo::Instruction &fusion,
   return FoldedBias{user, values};
 }
 
-/// The loop vectorizer's width for an output fusion's epilogue over `count`
-/// f16 values on x86, or bf16 values from staged sums: for a run of known
-/// length the width that leaves the least scalar remainder, up to two f32
-/// registers a step; else one register (a run shorter than the width would
-/// be all scalar remainder: MobileNetV2 block f16 went from 0.55 to 0.75 ms
-/// on x86-64-v4 with 32 lanes for its runs of 24). Left to
-/// itself, LLVM 16's cost model takes 4 lanes once the epilogue rounds the
-/// result of a select (a relu bounding the bias add's f32 sum), though 16
-/// (AVX2) and 32 (AVX-512) convert a register an instruction; for bf16 from
-/// staged sums it takes one register, where two share the narrowing's pack
-/// and the loop's count (DS-CNN bf16 1.064 M -> 1.038 M instructions per
-/// inference, MobileNetV2 block 11.31 M -> 10.96 M, x86-64-v3). 0 (no hint)
-/// elsewhere (bf16 rewritten in place does better with the cost model's
-/// choice: MobileNetV2 block bf16 11.6 M -> 12.3 M with the hint).
-unsigned halfEpilogueWidth(const llvm::Module &module, const target::TargetSpec *spec,
-                           hlo::PrimitiveType type, llvm::Value *count, bool staged) {
-  const llvm::Triple triple(module.getTargetTriple());
-  if (!triple.isX86() ||
-      !(type == hlo::PrimitiveType::F16 || (staged && type == hlo::PrimitiveType::BF16)))
-    return 0;
-  const unsigned lanes = vectorRegisters(triple, spec).bytes / 4;
-  auto *known = llvm::dyn_cast<llvm::ConstantInt>(count);
-  // f16 in integer code (x86-64 without F16C) keeps one register: DS-CNN
-  // f16 17.67 M instructions per inference, 18.06 M with two (baseline,
-  // callgrind).
-  if (!known || (type == hlo::PrimitiveType::F16 && !convertsF16WithInstructions(module)))
-    return lanes;
-  // A known run takes the width that leaves the least work: a vector step
-  // costs about half of what one remainder element costs (a bf16 element
-  // rounds, adds and rounds again in scalar code, some 35 instructions), so
-  // a narrower register that divides the run beats a wider one with a
-  // remainder: MobileNetV2 block bf16's runs of 24 took 16 lanes and 8
-  // scalar elements a row on x86-64-v4, and now take three steps of 8.
-  const uint64_t run = known->getZExtValue();
-  unsigned best = 0;
-  uint64_t bestCost = 2 * run; // all scalar
-  for (unsigned width = 2 * lanes; width >= 4; width /= 2) {
-    const uint64_t cost = run / width + 2 * (run % width);
-    if (cost < bestCost)
-      best = width, bestCost = cost;
-  }
-  return best;
-}
 
 } // namespace
 
@@ -376,7 +334,7 @@ void FunctionEmitter::emitOutputFusion(const hlo::Instruction &fusion,
           storeElement(builder_, fusion.shape().elementType(), elemental.emit(result, inside),
                        elementAddress(fusion, base, at));
         },
-        "e", halfEpilogueWidth(module_, target_, fusion.shape().elementType(), count, staged));
+        "e", halfLoopWidth(module_, target_, fusion.shape().elementType(), count, staged));
   };
   auto operand = [&](size_t i) -> const hlo::Instruction & {
     const hlo::Instruction *read = contraction.operand(i);
