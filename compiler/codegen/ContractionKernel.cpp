@@ -98,6 +98,7 @@ public:
         resultHoldsSums(plan_) && stripBytes > kBlock * 512 * 4 && plan_.contractingDims[0] > kBlock
             ? kBlock
             : 0;
+    pairedStage_ = leavesPairsStaged();
     if (plan_.rows == 0 || plan_.columns == 0)
       return;
     if (const int64_t lhsElements = wholeLhsElements())
@@ -312,7 +313,8 @@ private:
         b_, b_.CreateSub(rowEnd, rowBegin),
         [&](llvm::Value *r) {
           llvm::Value *row = add(rowBegin, r);
-          epilogue_(add(outOffset_, add(mul(row, plan_.result.row), column)), columns, nullptr);
+          epilogue_(add(outOffset_, add(mul(row, plan_.result.row), column)), columns, nullptr,
+                    StagedPairs());
         },
         "erow");
   }
@@ -905,10 +907,12 @@ private:
           "k");
     }
 
-    // Sums of deinterleaved pairs back in column order.
+    // Sums of deinterleaved pairs back in column order, unless a main
+    // tile's go to a stage its epilogue reads in pair order.
+    const bool staysPaired = pairedStage_ && sumOf(widths) == tiling_.tileColumns();
     for (unsigned r = 0; r < rows; ++r)
       for (size_t v = 0; v < segments; ++v) {
-        if (!pairStarts[v])
+        if (!pairStarts[v] || staysPaired)
           continue;
         llvm::AllocaInst *even = sums[r * segments + v], *odd = sums[r * segments + v + 1];
         auto [low, high] = interleavePair(b_, b_.CreateLoad(even->getAllocatedType(), even),
@@ -960,6 +964,22 @@ private:
     b_.CreateAlignedStore(value, gep(stage_, add(index(r * stageWidth_), column)), alignment());
   }
 
+  /// Whether the main tiles leave their deinterleaved pairs' sums in pair
+  /// order in the stage (StagedPairs), for an epilogue that reads them so:
+  /// every vector of a main tile is a full one in a pair, so the main
+  /// tiles' columns of a strip are whole blocks of two vectors. The
+  /// epilogue then writes an even and an odd channel's 16-bit results as
+  /// one 32-bit lane (a shift and a bit select per 32 results), which saves
+  /// the two f32 permutes per 32 sums the interleaving took. Only for
+  /// blocks of 32 (vectors of 16 lanes, AVX-512); x86-64-v3 code is
+  /// unchanged.
+  bool leavesPairsStaged() const {
+    const TileWidths &widths = tiling_.widths;
+    return stage_ && plan_.epilogueReadsPairs && readsBf16Pairs() && tiling_.lanes == 16 &&
+           widths.size() % 2 == 0 &&
+           llvm::all_of(widths, [&](unsigned width) { return width == tiling_.lanes; });
+  }
+
   /// Whether the bf16 results of two vectors side by side in a tile row are
   /// rounded and stored as one vector: their narrowings then share a pack
   /// (x86-64-v3: two shifts, a pack and a permute for 16 values, where 8
@@ -975,7 +995,9 @@ private:
     auto rewrite = [&] {
       for (unsigned r = 0; r < rows; ++r)
         epilogue_(add(outOffset_, add(mul(add(row, index(r)), plan_.result.row), column)), columns,
-                  stage_ ? gep(stage_, index(r * stageWidth_)) : nullptr);
+                  stage_ ? gep(stage_, index(r * stageWidth_)) : nullptr,
+                  pairedStage_ ? StagedPairs{tiling_.tileColumns(), int64_t(tiling_.lanes)}
+                               : StagedPairs());
     };
     if (!kBlockIndex)
       return rewrite();
@@ -1011,6 +1033,7 @@ private:
   /// (HalfSumStage.cpp), or null; stripBegin_ is the strip's first column.
   llvm::AllocaInst *stage_ = nullptr;
   int64_t stageWidth_ = 0;
+  bool pairedStage_ = false; ///< leavesPairsStaged
   llvm::Value *stripBegin_ = nullptr;
   /// A staged epilogue's strip covers all columns: its runs have a known
   /// length (the loop vectorizer's width for them depends on it). Not for

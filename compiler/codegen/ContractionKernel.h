@@ -84,6 +84,9 @@ struct ContractionPlan {
   /// The rhs is stored in panels of the main tile's width (PrepackedWeights.h):
   /// its strides address the panel a column is in, and the column within it.
   bool rhsInPanels = false;
+  /// The output fusion's epilogue reads staged f32 sums in pair order
+  /// (StagedPairs), so the tiles may leave deinterleaved bf16 pairs so.
+  bool epilogueReadsPairs = false;
 };
 
 /// Whether the result holds the sums exactly (it is stored in their type),
@@ -164,8 +167,17 @@ std::optional<ContractionFootprint> contractionFootprint(const ContractionPlan &
 /// sums are stored at `staged` (an integer kernel's s32 tile, or the f32
 /// sums of a bf16 result: HalfSumStage.h), to emit code that writes the
 /// result from them.
-using ContractionEpilogue =
-    llvm::function_ref<void(llvm::Value *offset, llvm::Value *count, llvm::Value *staged)>;
+///
+/// With `pairs.lanes` set, the staged sums of a run's first
+/// (count / pairs.tileColumns) * pairs.tileColumns columns are in pair
+/// order (Bf16Pairs.h): each block of 2 * lanes columns holds the sums of
+/// its even columns, then those of its odd ones.
+struct StagedPairs {
+  int64_t tileColumns = 0; ///< columns of a main tile, whose whole ones are paired
+  int64_t lanes = 0;       ///< half a block; 0: the stage is in column order
+};
+using ContractionEpilogue = llvm::function_ref<void(llvm::Value *offset, llvm::Value *count,
+                                                    llvm::Value *staged, StagedPairs pairs)>;
 
 /// Emits `plan` at the builder's position, reading `lhs` and `rhs` and
 /// writing `out` (element pointers); `local` makes a stack slot in the

@@ -276,7 +276,7 @@ FunctionEmitter::OpFunction FunctionEmitter::outlinedEpilogue(const hlo::Instruc
   bindOpArguments(op);
   const unsigned first = unsigned(3 + op.slices.size());
   epilogue(op.function->getArg(first), op.function->getArg(first + 1),
-           op.function->getArg(first + 2));
+           op.function->getArg(first + 2), StagedPairs());
   builder_.CreateRetVoid();
   return op;
 }
@@ -450,12 +450,15 @@ void FunctionEmitter::emitPaddedInputConvolution(const hlo::Instruction &instruc
                 }
                 // The interior's epilogue inline; the edges' few outputs
                 // call the shared one.
-                auto call = [&](llvm::Value *offset, llvm::Value *count, llvm::Value *staged) {
+                auto call = [&](llvm::Value *offset, llvm::Value *count, llvm::Value *staged,
+                                StagedPairs) {
                   llvm::SmallVector<llvm::Value *, 12> arguments = opPointers(shared);
                   arguments.append({offset, count, staged});
                   builder_.CreateCall(shared.function, arguments);
                 };
                 const bool calls = shared.function && !taps.empty();
+                // The shared epilogue reads its staged sums in column order.
+                plan.epilogueReadsPairs = !calls;
                 emitContraction(builder_, indexType_, plan, triple, target_,
                                 address(assignment_.slice(&input)),
                                 address(assignment_.slice(&weights)), address(out), local, boxBegin,

@@ -360,8 +360,12 @@ public:
 
   /// An element of a small f16 or bf16 constant read from a copy of it
   /// widened to f32 at compile time (a layer's bias), as exactHalfBits; null
-  /// for any other constant (HalfConstants.cpp).
-  llvm::Value *readWidenedConstant(const hlo::Instruction &constant, IndexRef index);
+  /// for any other constant (HalfConstants.cpp). With `pairLanes`, the copy
+  /// of a one-dimensional constant is in pair order (StagedPairs: each
+  /// whole block of 2 * pairLanes elements its even ones, then its odd
+  /// ones) and `index` a position in it.
+  llvm::Value *readWidenedConstant(const hlo::Instruction &constant, IndexRef index,
+                                   int64_t pairLanes = 0);
 
   llvm::Value *readElement(const hlo::Instruction &operand, IndexRef index) {
     llvm::Value *base = address(assignment_.slice(&operand));
@@ -796,6 +800,12 @@ public:
     /// s32 sum (IntegerContraction.h) or a half kernel's f32 sum
     /// (HalfSumStage.h).
     llvm::Value *storedSum = nullptr;
+    /// In an epilogue reading staged sums in pair order (StagedPairs): the
+    /// column being written, and its position in pair order, where a
+    /// one-dimensional constant read at that column is read from a copy in
+    /// pair order, so it comes in the sums' order (a layer's bias).
+    llvm::Value *pairedColumn = nullptr, *pairedPosition = nullptr;
+    int64_t pairLanes = 0;
     struct Generated {
       const hlo::Instruction *instruction;
       llvm::SmallVector<llvm::Value *, 4> index;
@@ -854,7 +864,7 @@ private:
   llvm::SmallVector<std::pair<BufferSlice, llvm::Value *>, 8> sliceArguments_;
   llvm::DenseMap<const hlo::Instruction *, ReadOnlyData> constants_;
   /// readWidenedConstant's f32 copies.
-  llvm::DenseMap<const hlo::Instruction *, ReadOnlyData> widenedConstants_;
+  llvm::DenseMap<std::pair<const hlo::Instruction *, int64_t>, ReadOnlyData> widenedConstants_;
   WeightsBlob *weightsBlob_ = nullptr; ///< where large constants go (packages)
   uint64_t weightsReserve_ = 0;        ///< scratch bytes before the arena
   /// The weights pointer as loaded in each function that reads weights.

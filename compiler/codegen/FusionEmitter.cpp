@@ -177,6 +177,43 @@ std::optional<FoldedBias> foldableBias(const hlo::Instruction &fusion,
   return FoldedBias{user, values};
 }
 
+/// The columns of a run of `count` whose staged sums are in pair order
+/// (StagedPairs), two at a time through `emitPair(even column, its sum's
+/// position in the stage, odd column, its position)`; returns how many
+/// there are. A step takes column 2q and 2q + 1 of a block, whose sums are
+/// its q-th even and odd ones: vectorised `pairs.lanes` steps at a time,
+/// the even columns' values come in one vector and the odd ones' in
+/// another, in the sums' order.
+llvm::Value *emitPairedColumns(
+    llvm::IRBuilderBase &builder, llvm::Value *count, StagedPairs pairs,
+    llvm::function_ref<void(llvm::Value *, llvm::Value *, llvm::Value *, llvm::Value *)> emitPair) {
+  llvm::Type *indexType = count->getType();
+  auto constant = [&](int64_t value) { return llvm::ConstantInt::get(indexType, value); };
+  auto add = [&](llvm::Value *a, llvm::Value *b) {
+    return builder.CreateAdd(a, b, "", true, true);
+  };
+  auto mul = [&](llvm::Value *a, int64_t b) {
+    return builder.CreateMul(a, constant(b), "", true, true);
+  };
+  llvm::Value *paired =
+      mul(builder.CreateUDiv(count, constant(pairs.tileColumns)), pairs.tileColumns);
+  const int64_t block = 2 * pairs.lanes;
+  emitCountedLoop(
+      builder, builder.CreateUDiv(paired, constant(block)),
+      [&](llvm::Value *b) {
+        llvm::Value *begin = mul(b, block);
+        emitCountedLoop(
+            builder, constant(pairs.lanes),
+            [&](llvm::Value *q) {
+              llvm::Value *even = add(begin, mul(q, 2));
+              emitPair(even, add(begin, q), add(even, constant(1)),
+                       add(begin, add(q, constant(pairs.lanes))));
+            },
+            "ep", unsigned(pairs.lanes));
+      },
+      "eb");
+  return paired;
+}
 
 } // namespace
 
@@ -201,16 +238,25 @@ llvm::Value *FunctionEmitter::readFused(FusedValues &values, const hlo::Instruct
     return loadElement(builder_, operand.shape().elementType(),
                        elementAddress(values.fusion, values.storedAt, at));
   }
+  // A constant read at the column an epilogue in pair order writes comes
+  // from its copy in pair order, at the sum's position.
+  auto widenedConstant = [&](const hlo::Instruction &constant) -> llvm::Value * {
+    if (values.pairLanes && index.size() == 1 && index[0] == values.pairedColumn)
+      if (llvm::Value *paired =
+              readWidenedConstant(constant, {values.pairedPosition}, values.pairLanes))
+        return paired;
+    return readWidenedConstant(constant, index);
+  };
   switch (operand.opcode()) {
   case Opcode::Parameter: {
     const hlo::Instruction &argument =
         *values.fusion.operand(static_cast<size_t>(operand.attributes().parameterNumber));
-    if (llvm::Value *widened = readWidenedConstant(argument, index))
+    if (llvm::Value *widened = widenedConstant(argument))
       return widened;
     return readElement(argument, index);
   }
   case Opcode::Constant:
-    if (llvm::Value *widened = readWidenedConstant(operand, index))
+    if (llvm::Value *widened = widenedConstant(operand))
       return widened;
     return loadElement(builder_, operand.shape().elementType(),
                        elementAddress(operand, constantAddress(operand), index));
@@ -290,6 +336,7 @@ void FunctionEmitter::emitOutputFusion(const hlo::Instruction &fusion,
   // the sum.
   const hlo::Instruction *stored = &contraction;
   ContractionPlan kernelPlan = plan;
+  kernelPlan.epilogueReadsPairs = true; // the epilogue below
   if (std::optional<FoldedBias> bias = foldableBias(fusion, contraction, plan)) {
     stored = bias->add;
     kernelPlan.columnBias = bias->values;
@@ -304,7 +351,8 @@ void FunctionEmitter::emitOutputFusion(const hlo::Instruction &fusion,
   // Rewrites a run of `count` stored elements from element `offset` of the
   // fusion's result on, in place: each reads the contraction's value where
   // it was stored; or writes them from the s32 sums at `staged`.
-  auto epilogue = [&](llvm::Value *offset, llvm::Value *count, llvm::Value *staged) {
+  auto epilogue = [&](llvm::Value *offset, llvm::Value *count, llvm::Value *staged,
+                      StagedPairs pairs) {
     llvm::Value *base = address(assignment_.slice(&fusion));
     FusedValues values(fusion);
     values.stored = stored;
@@ -323,18 +371,57 @@ void FunctionEmitter::emitOutputFusion(const hlo::Instruction &fusion,
     for (auto [d, amount] : llvm::enumerate(shift))
       if (amount)
         firstInside[d] = builder_.CreateSub(first[d], llvm::ConstantInt::get(indexType_, amount));
+    // Column `i` of the run, from its sum at `position` of the stage, and
+    // where it goes.
+    auto emitColumn = [&](llvm::Value *i, llvm::Value *position) {
+      llvm::SmallVector<llvm::Value *, 4> at = first, inside = firstInside;
+      at.back() = builder_.CreateAdd(first.back(), i);
+      inside.back() = builder_.CreateAdd(firstInside.back(), i);
+      if (staged) // four-byte sums: s32, or f32 for a half result
+        values.storedSum = builder_.CreateGEP(builder_.getInt32Ty(), staged, position);
+      if (values.pairLanes) {
+        values.pairedColumn = inside.back();
+        values.pairedPosition = builder_.CreateAdd(firstInside.back(), position);
+      }
+      return std::make_pair(elemental.emit(result, inside), elementAddress(fusion, base, at));
+    };
+    const hlo::PrimitiveType type = fusion.shape().elementType();
+    // Two columns side by side: 16-bit results as one 32-bit store, so the
+    // vectorised step stores its even and odd results as one vector of
+    // pairs (a shift and a bit select, where an interleaving store of two
+    // vectors is a strided group that needs run-time checks).
+    auto emitColumnPair = [&](llvm::Value *evenColumn, llvm::Value *evenPosition,
+                              llvm::Value *oddColumn, llvm::Value *oddPosition) {
+      auto [evenValue, address] = emitColumn(evenColumn, evenPosition);
+      auto [oddValue, oddAddress] = emitColumn(oddColumn, oddPosition);
+      if (hlo::bitWidth(type) != 16) {
+        storeElement(builder_, type, evenValue, address);
+        storeElement(builder_, type, oddValue, oddAddress);
+        return;
+      }
+      llvm::Type *i32 = builder_.getInt32Ty();
+      auto bits = [&](llvm::Value *value) {
+        return builder_.CreateZExt(builder_.CreateBitCast(value, builder_.getInt16Ty()), i32);
+      };
+      builder_.CreateAlignedStore(
+          builder_.CreateOr(bits(evenValue), builder_.CreateShl(bits(oddValue), 16)), address,
+          llvm::Align(2));
+    };
+    llvm::Value *paired = llvm::ConstantInt::get(indexType_, 0);
+    if (pairs.lanes) {
+      values.pairLanes = pairs.lanes;
+      paired = emitPairedColumns(builder_, count, pairs, emitColumnPair);
+      values.pairLanes = 0;
+    }
+    llvm::Value *rest = builder_.CreateSub(count, paired);
     emitCountedLoop(
-        builder_, count,
+        builder_, rest,
         [&](llvm::Value *i) {
-          llvm::SmallVector<llvm::Value *, 4> at = first, inside = firstInside;
-          at.back() = builder_.CreateAdd(first.back(), i);
-          inside.back() = builder_.CreateAdd(firstInside.back(), i);
-          if (staged) // four-byte sums: s32, or f32 for a half result
-            values.storedSum = builder_.CreateGEP(builder_.getInt32Ty(), staged, i);
-          storeElement(builder_, fusion.shape().elementType(), elemental.emit(result, inside),
-                       elementAddress(fusion, base, at));
+          llvm::Value *column = builder_.CreateAdd(paired, i);
+          auto [value, address] = emitColumn(column, column);
+          storeElement(builder_, type, value, address);
         },
-        "e", halfLoopWidth(module_, target_, fusion.shape().elementType(), count, staged));
+        "e", halfLoopWidth(module_, target_, fusion.shape().elementType(), rest, staged));
   };
   auto operand = [&](size_t i) -> const hlo::Instruction & {
     const hlo::Instruction *read = contraction.operand(i);

@@ -21,6 +21,8 @@
 
 #include "llvm/ADT/APFloat.h"
 
+#include <algorithm>
+
 namespace mote::codegen {
 
 namespace {
@@ -40,19 +42,32 @@ uint32_t widenedBits(uint16_t bits) {
   return uint32_t(value.bitcastToAPInt().getZExtValue());
 }
 
+/// The f32 values `bytes` with each whole block of 2 * `lanes` in pair
+/// order: its even elements, then its odd ones; a last partial block as it is.
+std::vector<uint8_t> inPairOrder(const std::vector<uint8_t> &bytes, int64_t lanes) {
+  std::vector<uint8_t> paired(bytes);
+  const int64_t block = 2 * lanes, count = int64_t(bytes.size() / 4);
+  for (int64_t begin = 0; begin + block <= count; begin += block)
+    for (int64_t q = 0; q < lanes; ++q)
+      for (int64_t parity = 0; parity < 2; ++parity)
+        std::copy_n(&bytes[4 * (begin + 2 * q + parity)], 4,
+                    &paired[4 * (begin + parity * lanes + q)]);
+  return paired;
+}
+
 } // namespace
 
-llvm::Value *FunctionEmitter::readWidenedConstant(const hlo::Instruction &constant,
-                                                  IndexRef index) {
+llvm::Value *FunctionEmitter::readWidenedConstant(const hlo::Instruction &constant, IndexRef index,
+                                                  int64_t pairLanes) {
   const int64_t count = constant.shape().elementCount();
   const hlo::Literal *values = constant.constantValue();
   if (!values || !isHalfType(constant.shape().elementType()) || count < 2 ||
-      count > kMaxWidenedElements)
+      count > kMaxWidenedElements || (pairLanes && constant.shape().rank() != 1))
     return nullptr;
   const bool bf16 = constant.shape().elementType() == hlo::PrimitiveType::BF16;
   if (!bf16 && !convertsF16WithInstructions(builder_))
     return nullptr;
-  auto [it, inserted] = widenedConstants_.try_emplace(&constant);
+  auto [it, inserted] = widenedConstants_.try_emplace({&constant, pairLanes});
   if (inserted) {
     llvm::ArrayRef<uint8_t> bytes = values->bytes();
     std::vector<uint8_t> widened;
@@ -63,8 +78,11 @@ llvm::Value *FunctionEmitter::readWidenedConstant(const hlo::Instruction &consta
       for (int shift = 0; shift < 32; shift += 8)
         widened.push_back(uint8_t(wide >> shift));
     }
-    it->second =
-        readOnlyData(std::move(widened), "constant.f32." + constant.name(), llvm::Align(16));
+    if (pairLanes)
+      widened = inPairOrder(widened, pairLanes);
+    it->second = readOnlyData(
+        std::move(widened), (pairLanes ? "constant.f32.pairs." : "constant.f32.") + constant.name(),
+        llvm::Align(16));
   }
   llvm::Value *linear = emitLinearIndex(builder_, indexType_, constant.shape().dims(), index);
   llvm::Value *value = builder_.CreateLoad(

@@ -171,7 +171,7 @@ private:
   void emitStageEpilogue(llvm::Value *row, unsigned rows, llvm::Value *column, llvm::Value *count) {
     for (unsigned r = 0; r < rows; ++r)
       epilogue_(add(outOffset_, add(mul(add(row, index(r)), plan_.result.row), column)), count,
-                b_.CreateGEP(b_.getInt32Ty(), stage_, index(r * stageWidth_)));
+                b_.CreateGEP(b_.getInt32Ty(), stage_, index(r * stageWidth_)), StagedPairs());
   }
 
   /// One tile of `rows` rows of vectors of `widths`, at column

@@ -11,7 +11,9 @@
 //
 // A relu after the rounding, select(r < 0, +0, r) on the rounded value r
 // (its low half cleared), whose readers take only the top half (a bf16
-// store), folds into the same fixup: r < 0 exactly where x < -2^-134 (half
+// store: a shift right by 16, or an and with 0xffff0000 where an odd
+// channel's result is the top half of a 32-bit pair), folds into the same
+// fixup: r < 0 exactly where x < -2^-134 (half
 // the least bf16 subnormal, a tie, rounds to -0, which the relu keeps), so
 // the fixup zeroes those lanes under a mask from one compare of x, true for
 // NaN, and the low half is left as it is: one compare where the and and
@@ -121,7 +123,8 @@ constexpr float negativeRoundingEdge = -0x1p-134f;
 /// takes only its top half, or null. The rounding ends in
 /// and(quieting, 0xffff0000) read as f32 f, the relu is select(f < 0, +0,
 /// f) (codegen's maximum with zero: -0 and NaN kept), and its readers shift
-/// its bits right by 16 (the narrowing to bf16).
+/// its bits right by 16 (the narrowing to bf16) or clear their low half
+/// (the top half of a pair of bf16 results stored as 32 bits).
 llvm::SelectInst *reluOfTopHalf(llvm::SelectInst *quieting) {
   using namespace llvm::PatternMatch;
   if (!quieting->hasOneUse())
@@ -150,7 +153,8 @@ llvm::SelectInst *reluOfTopHalf(llvm::SelectInst *quieting) {
     if (!bits || !bits->getType()->getScalarType()->isIntegerTy(32))
       return nullptr;
     for (llvm::User *reader : bits->users())
-      if (!match(reader, m_LShr(m_Specific(bits), m_SpecificInt(16))))
+      if (!match(reader, m_LShr(m_Specific(bits), m_SpecificInt(16))) &&
+          !match(reader, m_And(m_Specific(bits), m_SpecificInt(0xffff0000))))
         return nullptr;
   }
   return relu;

@@ -107,6 +107,8 @@ def flushes_subnormals(target):
 SUBNORMAL_FLUSH_CASES = {
     "bf16_deinterleaved_pairs": "a subnormal bf16 input or weight (1e-40) times an infinite one "
                                 "is 0 * inf = NaN, not inf (and relu of NaN stays NaN)",
+    "bf16_paired_epilogues": "a subnormal bf16 input or weight (1e-40) times an infinite one "
+                             "is 0 * inf = NaN, not inf (and relu or relu6 of NaN stays NaN)",
     "complex_math_edges": "the constant (1e-40, -1e-40): log sees 0; sqrt and rsqrt scale it "
                           "up in part before the flush (see SUBNORMAL_FLUSH_UNMODELLED)",
     "convolution": "a 1e-40 input times an infinite weight is 0 * inf = NaN, not inf",

@@ -415,6 +415,8 @@ TEST_CASE("x86-64 with AVX-512: a relu after a bf16 rounding zeroes the fixup's 
           "-2^-134 when its readers take the top half") {
   // @top's relu is read as its top half: folded, its and and compare gone.
   // @whole's relu is also stored whole: the and and the relu stay.
+  // @pair's relu is the top half of a 32-bit pair (an odd channel's bf16
+  // over an even one's): folded, its and gone, the reader's and kept.
   // A rounding's NaN case, its and and a relu: the body both functions share.
   const std::string relu = R"(
   %bits = bitcast <16 x float> %x to <16 x i32>
@@ -439,11 +441,20 @@ define void @whole(<16 x float> %x, <16 x i32> %rounded, ptr %out) {)" +
   store <16 x float> %relu, ptr %out
   ret void
 }
+define void @pair(<16 x float> %x, <16 x i32> %rounded, <16 x i32> %even, ptr %out) {)" +
+                           relu + R"(
+  %relubits = bitcast <16 x float> %relu to <16 x i32>
+  %high = and <16 x i32> %relubits, <i32 -65536, i32 -65536, i32 -65536, i32 -65536, i32 -65536, i32 -65536, i32 -65536, i32 -65536, i32 -65536, i32 -65536, i32 -65536, i32 -65536, i32 -65536, i32 -65536, i32 -65536, i32 -65536>
+  %low = lshr <16 x i32> %even, <i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16>
+  %both = or <16 x i32> %high, %low
+  store <16 x i32> %both, ptr %out
+  ret void
+}
 )";
   llvm::LLVMContext context;
   auto module = parse(context, text.c_str());
   auto machine = machineFor("x86_64-linux-gnu", "x86-64-v4", "");
-  CHECK(output::quietBf16NansWithFixups(*module, *machine) == 2);
+  CHECK(output::quietBf16NansWithFixups(*module, *machine) == 3);
   checkValid(*module);
   llvm::Function &top = *module->getFunction("top");
   CHECK(countOpcode(top, llvm::Instruction::Select) == 0);
@@ -464,4 +475,7 @@ define void @whole(<16 x float> %x, <16 x i32> %rounded, ptr %out) {)" +
   llvm::Function &whole = *module->getFunction("whole");
   CHECK(countOpcode(whole, llvm::Instruction::Select) == 1);
   CHECK(countOpcode(whole, llvm::Instruction::And) == 1);
+  llvm::Function &pair = *module->getFunction("pair");
+  CHECK(countOpcode(pair, llvm::Instruction::Select) == 0);
+  CHECK(countOpcode(pair, llvm::Instruction::And) == 1);
 }
