@@ -421,7 +421,7 @@ void FunctionEmitter::emitOutputFusion(const hlo::Instruction &fusion,
           auto [value, address] = emitColumn(column, column);
           storeElement(builder_, type, value, address);
         },
-        "e", halfLoopWidth(module_, target_, fusion.shape().elementType(), rest, staged));
+        "e", halfLoopWidth(module_, target_, type, rest, staged));
   };
   auto operand = [&](size_t i) -> const hlo::Instruction & {
     const hlo::Instruction *read = contraction.operand(i);
