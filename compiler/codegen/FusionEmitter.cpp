@@ -413,15 +413,26 @@ void FunctionEmitter::emitOutputFusion(const hlo::Instruction &fusion,
       paired = emitPairedColumns(builder_, count, pairs, emitColumnPair);
       values.pairLanes = 0;
     }
+    // The columns [from, from + n), `width` a vectorised step.
+    auto emitColumns = [&](llvm::Value *from, llvm::Value *n, unsigned width) {
+      emitCountedLoop(
+          builder_, n,
+          [&](llvm::Value *i) {
+            llvm::Value *column = builder_.CreateAdd(from, i);
+            auto [value, address] = emitColumn(column, column);
+            storeElement(builder_, type, value, address);
+          },
+          "e", width);
+    };
     llvm::Value *rest = builder_.CreateSub(count, paired);
-    emitCountedLoop(
-        builder_, rest,
-        [&](llvm::Value *i) {
-          llvm::Value *column = builder_.CreateAdd(paired, i);
-          auto [value, address] = emitColumn(column, column);
-          storeElement(builder_, type, value, address);
-        },
-        "e", halfLoopWidth(module_, target_, type, rest, staged));
+    if (std::optional<HalfLoopSplit> split = splitHalfLoop(module_, target_, type, rest, staged)) {
+      llvm::Value *head = llvm::ConstantInt::get(indexType_, split->head);
+      emitColumns(paired, head, split->headWidth);
+      emitColumns(builder_.CreateAdd(paired, head), builder_.CreateSub(rest, head),
+                  split->tailWidth);
+    } else {
+      emitColumns(paired, rest, halfLoopWidth(module_, target_, type, rest, staged));
+    }
   };
   auto operand = [&](size_t i) -> const hlo::Instruction & {
     const hlo::Instruction *read = contraction.operand(i);

@@ -11,18 +11,43 @@
 
 namespace mote::codegen {
 
-unsigned halfLoopWidth(const llvm::Module &module, const target::TargetSpec *spec,
-                       hlo::PrimitiveType type, llvm::Value *count, bool staged) {
+namespace {
+
+/// f32 lanes of a vector register where halfLoopWidth sets widths, else 0.
+unsigned hintedLanes(const llvm::Module &module, const target::TargetSpec *spec,
+                     hlo::PrimitiveType type, bool staged) {
   const llvm::Triple triple(module.getTargetTriple());
   if (!triple.isX86() ||
       !(type == hlo::PrimitiveType::F16 || (staged && type == hlo::PrimitiveType::BF16)))
     return 0;
-  const unsigned lanes = vectorRegisters(triple, spec).bytes / 4;
+  return vectorRegisters(triple, spec).bytes / 4;
+}
+
+/// The length of a run `count` when it is known and its widths are chosen
+/// by length: f16 in integer code (x86-64 without F16C) keeps one register
+/// whatever the length (DS-CNN f16 17.67 M instructions per inference,
+/// 18.06 M with two; baseline, callgrind).
+std::optional<uint64_t> knownRun(const llvm::Module &module, hlo::PrimitiveType type,
+                                 llvm::Value *count) {
   auto *known = llvm::dyn_cast_or_null<llvm::ConstantInt>(count);
-  // f16 in integer code (x86-64 without F16C) keeps one register: DS-CNN
-  // f16 17.67 M instructions per inference, 18.06 M with two (baseline,
-  // callgrind).
   if (!known || (type == hlo::PrimitiveType::F16 && !convertsF16WithInstructions(module)))
+    return std::nullopt;
+  return known->getZExtValue();
+}
+
+/// Steps a run of `run` elements costs at `width` lanes, counting a
+/// remainder element as two.
+uint64_t stepsAt(uint64_t run, unsigned width) { return run / width + 2 * (run % width); }
+
+} // namespace
+
+unsigned halfLoopWidth(const llvm::Module &module, const target::TargetSpec *spec,
+                       hlo::PrimitiveType type, llvm::Value *count, bool staged) {
+  const unsigned lanes = hintedLanes(module, spec, type, staged);
+  if (!lanes)
+    return 0;
+  std::optional<uint64_t> known = knownRun(module, type, count);
+  if (!known)
     return lanes;
   // A known run takes the width that leaves the least work: a vector step
   // costs about half of what one remainder element costs (a bf16 element
@@ -30,15 +55,39 @@ unsigned halfLoopWidth(const llvm::Module &module, const target::TargetSpec *spe
   // a narrower register that divides the run beats a wider one with a
   // remainder: MobileNetV2 block bf16's runs of 24 took 16 lanes and 8
   // scalar elements a row on x86-64-v4, and now take three steps of 8.
-  const uint64_t run = known->getZExtValue();
+  const uint64_t run = *known;
   unsigned best = 0;
   uint64_t bestCost = 2 * run; // all scalar
   for (unsigned width = 2 * lanes; width >= 4; width /= 2) {
-    const uint64_t cost = run / width + 2 * (run % width);
+    const uint64_t cost = stepsAt(run, width);
     if (cost < bestCost)
       best = width, bestCost = cost;
   }
   return best;
+}
+
+std::optional<HalfLoopSplit> splitHalfLoop(const llvm::Module &module,
+                                           const target::TargetSpec *spec,
+                                           hlo::PrimitiveType type, llvm::Value *count,
+                                           bool staged) {
+  const unsigned lanes = hintedLanes(module, spec, type, staged);
+  std::optional<uint64_t> run = lanes ? knownRun(module, type, count) : std::nullopt;
+  const unsigned widest = 2 * lanes;
+  if (!run || *run < widest || *run % widest == 0)
+    return std::nullopt;
+  HalfLoopSplit split;
+  split.head = *run / widest * widest;
+  split.headWidth = widest;
+  const uint64_t tail = *run - split.head;
+  split.tailWidth = halfLoopWidth(module, spec, type,
+                                  llvm::ConstantInt::get(count->getType(), tail), staged);
+  // The second loop costs about a step of its own.
+  const uint64_t tailCost = split.tailWidth ? stepsAt(tail, split.tailWidth) : 2 * tail;
+  const unsigned single = halfLoopWidth(module, spec, type, count, staged);
+  const uint64_t singleCost = single ? stepsAt(*run, single) : 2 * *run;
+  if (split.head / widest + tailCost + 1 >= singleCost)
+    return std::nullopt;
+  return split;
 }
 
 } // namespace mote::codegen

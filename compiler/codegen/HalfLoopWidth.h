@@ -29,6 +29,8 @@
 
 #include "llvm/IR/Value.h"
 
+#include <optional>
+
 namespace llvm {
 class Module;
 } // namespace llvm
@@ -41,6 +43,24 @@ namespace mote::codegen {
 /// the width to the cost model.
 unsigned halfLoopWidth(const llvm::Module &module, const target::TargetSpec *spec,
                        hlo::PrimitiveType type, llvm::Value *count, bool staged);
+
+/// A run of known length as two loops: a head of whole widest steps (two
+/// registers), then the tail at its own width.
+struct HalfLoopSplit {
+  uint64_t head = 0;      ///< elements the head covers, a multiple of headWidth
+  unsigned headWidth = 0; ///< two f32 registers of lanes
+  unsigned tailWidth = 0; ///< halfLoopWidth of the tail's length
+};
+
+/// The split of a loop halfLoopWidth would give a width, when two loops
+/// take fewer steps than one: MobileNetV2's 144 channels are 4 steps of 32
+/// and one of 16 on AVX-512, where one loop takes 9 steps of 16 (a step of
+/// 32 also narrows its two registers' results with one permute). None when
+/// the widest width divides the run, or no whole step of it fits.
+std::optional<HalfLoopSplit> splitHalfLoop(const llvm::Module &module,
+                                           const target::TargetSpec *spec,
+                                           hlo::PrimitiveType type, llvm::Value *count,
+                                           bool staged);
 
 } // namespace mote::codegen
 
