@@ -67,9 +67,8 @@ unsigned halfLoopWidth(const llvm::Module &module, const target::TargetSpec *spe
 }
 
 std::optional<HalfLoopSplit> splitHalfLoop(const llvm::Module &module,
-                                           const target::TargetSpec *spec,
-                                           hlo::PrimitiveType type, llvm::Value *count,
-                                           bool staged) {
+                                           const target::TargetSpec *spec, hlo::PrimitiveType type,
+                                           llvm::Value *count, bool staged) {
   const unsigned lanes = hintedLanes(module, spec, type, staged);
   std::optional<uint64_t> run = lanes ? knownRun(module, type, count) : std::nullopt;
   const unsigned widest = 2 * lanes;
@@ -79,8 +78,8 @@ std::optional<HalfLoopSplit> splitHalfLoop(const llvm::Module &module,
   split.head = *run / widest * widest;
   split.headWidth = widest;
   const uint64_t tail = *run - split.head;
-  split.tailWidth = halfLoopWidth(module, spec, type,
-                                  llvm::ConstantInt::get(count->getType(), tail), staged);
+  split.tailWidth =
+      halfLoopWidth(module, spec, type, llvm::ConstantInt::get(count->getType(), tail), staged);
   // The second loop costs about a step of its own.
   const uint64_t tailCost = split.tailWidth ? stepsAt(tail, split.tailWidth) : 2 * tail;
   const unsigned single = halfLoopWidth(module, spec, type, count, staged);

@@ -58,9 +58,8 @@ struct HalfLoopSplit {
 /// 32 also narrows its two registers' results with one permute). None when
 /// the widest width divides the run, or no whole step of it fits.
 std::optional<HalfLoopSplit> splitHalfLoop(const llvm::Module &module,
-                                           const target::TargetSpec *spec,
-                                           hlo::PrimitiveType type, llvm::Value *count,
-                                           bool staged);
+                                           const target::TargetSpec *spec, hlo::PrimitiveType type,
+                                           llvm::Value *count, bool staged);
 
 } // namespace mote::codegen
 

@@ -50,7 +50,7 @@ struct Target {
 TEST_CASE("a known run of staged bf16 sums takes the width that leaves the least remainder") {
   Target v4("x86_64-linux-gnu", "x86-64-v4");
   CHECK(v4.width(64) == 32);
-  CHECK(v4.width(24) == 8);  // three steps, not 16 and 8 scalar elements
+  CHECK(v4.width(24) == 8);   // three steps, not 16 and 8 scalar elements
   CHECK(v4.width(144) == 16); // nine steps
   // An unknown length takes one register.
   CHECK(codegen::halfLoopWidth(v4.module, &*v4.spec, PrimitiveType::BF16, nullptr, true) == 16);
