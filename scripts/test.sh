@@ -22,6 +22,15 @@ echo "test.sh: main lane $((SECONDS - lane_start)) s"
 if [ "${MOTE_SANITIZER_LANE:-1}" != 0 ]; then
   lane_start=$SECONDS
   sanitize_build="${MOTE_SANITIZE_BUILD_DIR:-$root/build-sanitize}"
+  # Leaks are reported by the fuzz targets (main lane); the compiler keeps
+  # LLVM's global state alive until exit, which LeakSanitizer would list.
+  # No alternate signal stack of ASan's own: LLVM installs one of its own
+  # (from malloc) in the compiler's threads, and ASan unmaps whatever stack
+  # is installed when a thread exits, which fails on some machines ("unable
+  # to unmap") and aborted motec as the build wrote its test packages.
+  # Set before the build, which runs the sanitized motec.
+  export ASAN_OPTIONS="detect_leaks=0:abort_on_error=1:use_sigaltstack=0"
+  export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
   # Only what the lane runs: the unit test programs, motec and mote-run (the
   # host differential tests and random programs). Cross-built mote-runs,
   # firmware and bench stay in the main lane, and so do the libFuzzer smoke
@@ -35,10 +44,6 @@ mote_runtime_tests package_unit run_package motec mote-run" \
       -DCMAKE_BUILD_TYPE=Sanitize -DCMAKE_C_FLAGS_SANITIZE="-O1 -gline-tables-only" \
       -DCMAKE_CXX_FLAGS_SANITIZE="-O1 -gline-tables-only"
   cd "$sanitize_build"
-  # Leaks are reported by the fuzz targets (main lane); the compiler keeps
-  # LLVM's global state alive until exit, which LeakSanitizer would list.
-  export ASAN_OPTIONS="detect_leaks=0:abort_on_error=1"
-  export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
   # One ctest run, so the long host tests share the two cores with the unit
   # tests instead of running alone at the end. The host differential cases
   # through packages stay in the main lane: the package loader is fuzzed with

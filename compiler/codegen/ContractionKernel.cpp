@@ -14,6 +14,7 @@
 
 #include "codegen/ContractionKernel.h"
 
+#include "codegen/Bf16Dots.h"
 #include "codegen/Bf16Pairs.h"
 #include "codegen/ContractionTiling.h"
 #include "codegen/ElementTypes.h"
@@ -94,10 +95,11 @@ public:
                                          elementBytes
                                    : 0;
     // Partial sums go through the result, so only one that holds them exactly.
-    blockK_ =
-        resultHoldsSums(plan_) && stripBytes > kBlock * 512 * 4 && plan_.contractingDims[0] > kBlock
-            ? kBlock
-            : 0;
+    // bfdot tiles take their whole contracting loop at once.
+    blockK_ = resultHoldsSums(plan_) && !plan_.bf16Dots && stripBytes > kBlock * 512 * 4 &&
+                      plan_.contractingDims[0] > kBlock
+                  ? kBlock
+                  : 0;
     pairedStage_ = leavesPairsStaged();
     if (plan_.rows == 0 || plan_.columns == 0)
       return;
@@ -383,7 +385,7 @@ private:
     const OperandStrides &lhs = plan_.operand[0];
     if ((plan_.lhsType != PrimitiveType::F16 && plan_.lhsType != PrimitiveType::BF16) ||
         plan_.type != PrimitiveType::F32 || kSteps_ > 1 || tiling_.lanes == 1 || lhs.column != 0 ||
-        lhs.row == 0 || slidingWindowDimension() >= 0)
+        lhs.row == 0 || slidingWindowDimension() >= 0 || plan_.bf16Dots)
       return 0;
     int64_t steps = blockK_;
     if (!steps) {
@@ -832,7 +834,84 @@ private:
     auto panelStep = [&](llvm::Value *linearStep) {
       return panel_ ? mul(linearStep, tiling_.tileColumns()) : nullptr;
     };
-    if (blockK_) {
+    // Steps k and k + 1 of the innermost contracting dimension in one bfdot
+    // a sum (Bf16Dots.h): each row's pair of lhs values splatted, each
+    // vector's rhs rows k and k + 1 interleaved.
+    auto pairBody = [&](llvm::Value *kOffset[3]) {
+      const int64_t nextK = plan_.operand[1].contracting.back();
+      llvm::SmallVector<llvm::Value *, 8> lhsPairs, rhsPairs;
+      for (unsigned r = 0; r < rows; ++r)
+        lhsPairs.push_back(b_.CreateAlignedLoad(
+            b_.getInt32Ty(), operandAddress(0, row, column, r, 0, kOffset[0]), llvm::Align(2)));
+      for (size_t v = 0; v < segments; ++v) {
+        llvm::Value *rowK = operandAddress(1, row, column, 0, offsets[v], kOffset[1]);
+        llvm::Value *rowNext =
+            operandAddress(1, row, column, 0, offsets[v], add(kOffset[1], index(nextK)));
+        if (widths[v] == 1) {
+          rhsPairs.push_back(nullptr);
+          continue;
+        }
+        // Two vectors side by side load their rows as one.
+        const bool twice = v + 1 < segments && widths[v + 1] == widths[v];
+        rhsPairs.append(
+            loadBf16RowPairs(b_, rowK, rowNext, twice ? 2 * widths[v] : widths[v], widths[v]));
+        v += twice;
+      }
+      for (size_t t = 0; t < sums.size(); ++t) {
+        const unsigned r = unsigned(t / segments), v = unsigned(t % segments);
+        if (widths[v] == 1) { // one column: its two steps as widened multiply-adds
+          llvm::Value *sum = b_.CreateLoad(sums[t]->getAllocatedType(), sums[t]);
+          for (int64_t step = 0; step < 2; ++step) {
+            llvm::Value *lhsK = add(kOffset[0], index(step));
+            llvm::Value *rhsK = add(kOffset[1], index(step * nextK));
+            sum = emitMultiplyAdd(b_, sum, loadOperand(0, row, column, r, 0, 1, lhsK),
+                                  loadOperand(1, row, column, 0, offsets[v], 1, rhsK), true);
+          }
+          b_.CreateStore(sum, sums[t]);
+          continue;
+        }
+        llvm::Value *lhsPair =
+            b_.CreateBitCast(b_.CreateVectorSplat(widths[v], lhsPairs[r]),
+                             llvm::FixedVectorType::get(b_.getBFloatTy(), 2 * widths[v]));
+        llvm::Value *current = b_.CreateLoad(sums[t]->getAllocatedType(), sums[t]);
+        b_.CreateStore(emitBf16Dot(b_, current, rhsPairs[v], lhsPair), sums[t]);
+      }
+    };
+    if (plan_.bf16Dots) {
+      // Every contracting dimension but the innermost is a loop; the
+      // innermost goes two steps at a time, an odd last one alone.
+      llvm::ArrayRef<int64_t> dims = plan_.contractingDims;
+      const llvm::SmallVector<int64_t, 4> linear = rowMajorStrides(dims);
+      emitLoopNest(
+          b_, indexType_, dims.drop_back(),
+          [&](IndexRef k) {
+            llvm::Value *base[3] = {index(0), index(0), index(0)};
+            for (size_t c = 0; c < k.size(); ++c) {
+              for (int side = 0; side < 2; ++side)
+                base[side] = add(base[side], mul(k[c], plan_.operand[side].contracting[c]));
+              base[2] = add(base[2], mul(k[c], linear[c]));
+            }
+            auto stepAt = [&](llvm::Value *i, llvm::Value *kOffset[3]) {
+              for (int side = 0; side < 2; ++side)
+                kOffset[side] = add(base[side], mul(i, plan_.operand[side].contracting.back()));
+              kOffset[2] = add(base[2], i);
+            };
+            emitCountedLoop(
+                b_, index(dims.back() / 2),
+                [&](llvm::Value *p) {
+                  llvm::Value *kOffset[3];
+                  stepAt(mul(p, 2), kOffset);
+                  pairBody(kOffset);
+                },
+                "kp");
+            if (dims.back() % 2) {
+              llvm::Value *kOffset[3];
+              stepAt(index(dims.back() - 1), kOffset);
+              body(kOffset);
+            }
+          },
+          "k");
+    } else if (blockK_) {
       llvm::Value *kBegin = mul(kBlockIndex, blockK_);
       llvm::Value *kEnd = b_.CreateBinaryIntrinsic(
           llvm::Intrinsic::umin, add(kBegin, index(blockK_)), index(plan_.contractingDims[0]));
@@ -1136,6 +1215,19 @@ void emitContraction(llvm::IRBuilderBase &builder, llvm::Type *indexType,
                                   splitBegin, splitEnd, epilogue);
   const ContractionTiling tiling = chooseContractionTiling(plan, triple, spec);
   const bool hardwareHalf = spec ? target::hasHalfConversions(*spec) : triple.isAArch64();
+  if (plan.bf16Dots) {
+    // Native bf16 sums read both operands as bf16 pairs in place.
+    ContractionPlan dots = plan;
+    dots.bf16Dots = bf16DotsFit(plan, tiling);
+    if (dots.bf16Dots) {
+      ContractionKernel kernel(builder, indexType, dots, tiling,
+                               packedSchedule(dots, tiling, triple), 1, triple.isX86(),
+                               hardwareHalf, false, false, false);
+      return kernel.emit(lhs, rhs, out, local, splitBegin, splitEnd, epilogue);
+    }
+    return emitContraction(builder, indexType, dots, triple, spec, lhs, rhs, out, local, splitBegin,
+                           splitEnd, epilogue);
+  }
   ContractionKernel kernel(builder, indexType, plan, tiling, packedSchedule(plan, tiling, triple),
                            lhsRunSteps(plan, triple), triple.isX86(), hardwareHalf,
                            hardwareHalf && triple.isX86(), triple.isArch64Bit(), triple.isX86());

@@ -87,6 +87,11 @@ struct ContractionPlan {
   /// The output fusion's epilogue reads staged f32 sums in pair order
   /// (StagedPairs), so the tiles may leave deinterleaved bf16 pairs so.
   bool epilogueReadsPairs = false;
+  /// Native bf16 sums (--native-half-sums on AArch64 with +bf16): bf16 lhs
+  /// and rhs, f32 sums that take two contracting steps a BFDOT. Not the
+  /// evaluator's arithmetic: BFDOT adds the pair's products and then the
+  /// sum with round-to-odd, and flushes subnormals (Bf16Dots.h).
+  bool bf16Dots = false;
 };
 
 /// Whether the result holds the sums exactly (it is stored in their type),

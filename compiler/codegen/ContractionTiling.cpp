@@ -2,6 +2,7 @@
 
 #include "codegen/ContractionTiling.h"
 
+#include "codegen/Bf16Dots.h"
 #include "codegen/IntegerContraction.h"
 #include "codegen/LoopNest.h"
 
@@ -267,6 +268,9 @@ void emitRowTiles(llvm::IRBuilderBase &builder, const ContractionPlan &plan,
 PackedSchedule packedSchedule(const ContractionPlan &plan, const ContractionTiling &tiling,
                               const llvm::Triple &triple) {
   PackedSchedule schedule;
+  // bfdot tiles read both operands in place (Bf16Dots.h).
+  if (bf16DotsFit(plan, tiling))
+    return schedule;
   const OperandStrides &rhs = plan.operand[1];
   const int64_t rowTiles = rowTileCount(plan, tiling);
   const int64_t panelColumns = tiling.tileColumns();

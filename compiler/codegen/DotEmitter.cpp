@@ -131,6 +131,9 @@ void FunctionEmitter::emitPlannedContraction(
     arithmeticPlan.type = hlo::PrimitiveType::F16;
     arithmeticPlan.fused = true; // both targets have only fused f16 vector multiply-adds
   }
+  if (nativeBf16Dots_ && plan.lhsType == hlo::PrimitiveType::BF16 &&
+      plan.rhsType == hlo::PrimitiveType::BF16)
+    arithmeticPlan.bf16Dots = true; // where the kernel's tiles fit (Bf16Dots.h)
   std::optional<ReadOnlyData> panels;
   const BufferSlice &rhsSlice = assignment_.slice(&rhs);
   if (hlo::isInteger(arithmeticPlan.type)) {

@@ -129,6 +129,7 @@ public:
   /// f16 dots and convolutions sum in f16 where the target multiplies and
   /// adds f16 vectors (opt-in; target::hasHalfMultiplyAdd).
   void setNativeHalfSums(bool native) { nativeHalfSums_ = native; }
+  void setNativeBf16Dots(bool native) { nativeBf16Dots_ = native; }
   /// Whether constant rhs operands may be stored in panels (emitEntryFunction).
   void setRhsPanels(bool panels) { rhsPanels_ = panels; }
 
@@ -872,6 +873,7 @@ private:
   const target::TargetSpec *target_ = nullptr;
   eval::ContractionArithmetic contraction_;
   bool nativeHalfSums_ = false;
+  bool nativeBf16Dots_ = false; ///< bf16 sums by bfdot (ContractionPlan::bf16Dots)
   bool rhsPanels_ = true;
   std::vector<ChainMember> chain_; ///< contractions whose calls wait (ContractionChains.cpp)
   std::optional<std::pair<const hlo::Instruction *, std::string>> failure_;

@@ -152,6 +152,7 @@ llvm::Error emitEntryFunction(const hlo::Module &hloModule, const passes::Schedu
   emitter.setTarget(target);
   emitter.setContraction(contraction);
   emitter.setNativeHalfSums(nativeHalfSums && target && target::hasHalfMultiplyAdd(*target));
+  emitter.setNativeBf16Dots(nativeHalfSums && target && target::hasBf16DotProduct(*target));
   if (weights)
     emitter.setWeightsBlob(weights, weightsReserve);
   emitter.setRhsPanels(rhsPanels);

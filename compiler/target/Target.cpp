@@ -271,6 +271,10 @@ bool hasHalfMultiplyAdd(const TargetSpec &spec) {
   return (triple.isARM() || triple.isThumb()) && hasFeature(spec, "mve.fp");
 }
 
+bool hasBf16DotProduct(const TargetSpec &spec) {
+  return llvm::Triple(spec.triple).isAArch64() && hasFeature(spec, "bf16");
+}
+
 llvm::StringRef abiName(const TargetSpec &spec) {
   llvm::Triple triple(spec.triple);
   if (triple.isRISCV64())

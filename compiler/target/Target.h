@@ -125,6 +125,10 @@ bool convertsHalfElementwise(const TargetSpec &spec);
 /// (vfma.f16), where f16 sums may opt to stay f16.
 bool hasHalfMultiplyAdd(const TargetSpec &spec);
 
+/// True when `spec` has bf16 dot products into f32 (AArch64 with +bf16:
+/// bfdot), which bf16 sums may opt to use.
+bool hasBf16DotProduct(const TargetSpec &spec);
+
 /// The width in bits RISC-V vector registers have at least under `spec`:
 /// 0 without V, 128 for V alone, N with zvl<N>b.
 unsigned riscvVectorBits(const TargetSpec &spec);

@@ -118,8 +118,9 @@ cl::opt<bool> fusion("fusion",
 cl::opt<bool> nativeHalfSums(
     "native-half-sums",
     cl::desc("Sum f16 dots and convolutions in f16 where the target multiplies and adds f16 "
-             "vectors (AArch64 +fullfp16, Cortex-M55 Helium): faster, not bit-exact with eval, "
-             "within K * 2^-11 * sum|a*b| of the exact sum of K products (default off: f32 sums, "
+             "vectors (AArch64 +fullfp16, Cortex-M55 Helium), and bf16 ones by bfdot (AArch64 "
+             "+bf16): faster, not bit-exact with eval, within K * 2^-11 (bf16: K * 2^-23) * "
+             "sum|a*b| of the exact sum of K products (default off: f32 fused multiply-adds, "
              "rounded once)"),
     cl::init(false), cl::sub(compileCommand), cl::sub(runSubcommand), cl::sub(reportCommand),
     cl::cat(motecCategory));
@@ -340,9 +341,7 @@ ExitCode runCommand() {
   if (showProgress.getNumOccurrences())
     setProgressMode(showProgress ? ProgressMode::Always : ProgressMode::Never);
   TargetOptions target{targetTriples, targetCpu, targetFeatures, fusion, nativeHalfSums};
-  InterfaceFlags interface {
-    paramsPaths, outputList
-  };
+  InterfaceFlags interface { paramsPaths, outputList };
   if (compileCommand) {
     CompileCommandOptions options;
     options.modulePath = modulePath;

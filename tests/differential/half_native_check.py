@@ -15,7 +15,18 @@ and a 3x3 convolution (K = 144) against that bound, on inputs whose magnitudes l
 element differs from `motec eval`'s f32 sums). On a target without f16 multiply-adds
 (x86-64) the option changes nothing: the result is `motec eval`'s, bit for bit.
 
+bf16 (--bf16-target): on AArch64 with +bf16 the option sums bf16 dots and convolutions by
+bfdot, two products an instruction into f32 (compiler/codegen/Bf16Dots.h). The products
+are exact; bfdot adds them, and their sum to the f32 sum, rounding to odd, so the sums are
+within gamma_K * sum |a*b| with u = 2^-23 (a rounding to odd errs by less than an ulp; no
+input or sum here is subnormal, which bfdot would flush). The dot's result is f32 (the sums
+as they are, so some differ from `motec eval`'s fused multiply-adds); the convolution's is
+bf16, within that bound plus half a bf16 ulp (2^-8 relative) of its rounding, and its
+innermost contracting dimension (15 input channels) ends in an odd step. Elsewhere (no
++bf16) the option changes nothing.
+
 Usage: half_native_check.py --motec build/bin/motec --target T [--target T]...
+                            [--bf16-target T]...
 Exit status 0 when every target passes.
 """
 import argparse
@@ -113,19 +124,113 @@ def check(motec, target, work):
     return problems
 
 
+BF16_MODULE = """HloModule native_bf16_sums
+
+ENTRY main {
+  a = bf16[37,300] parameter(0)
+  b = bf16[300,45] parameter(1)
+  img = bf16[1,9,10,15] parameter(2)
+  k = bf16[3,3,15,24] parameter(3)
+  w = bf16[63,21] constant(WEIGHTS)
+  dot = f32[37,45] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  conv = bf16[1,7,8,24] convolution(img, k), window={size=3x3}, dim_labels=b01f_01io->b01f
+  a63 = bf16[37,63] slice(a), slice={[0:37], [0:63]}
+  weighted = f32[37,21] dot(a63, w), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  ROOT out = (f32[37,45], bf16[1,7,8,24], f32[37,21]) tuple(dot, conv, weighted)
+}
+"""
+U_BF16 = 2.0 ** -23
+# Targets that sum bf16 by bfdot with the option.
+NATIVE_BF16 = {"aarch64-linux-gnu::+bf16"}
+
+
+def bf16s(rng, shape):
+    """Values in +-[2^-4, 2^4] that bf16 holds exactly, as float32 (how .npy carries bf16):
+    their products' exact sums need more than f32's 24 bits, so sums differ by how they
+    round."""
+    values = 2.0 ** rng.uniform(-4.0, 4.0, size=shape) * rng.choice([-1.0, 1.0], size=shape)
+    bits = values.astype(np.float32).view(np.uint32) & np.uint32(0xFFFF0000)
+    return bits.view(np.float32)
+
+
+def exact_conv(img, k):
+    """A valid 3x3 convolution's exact sums and sums of |products| (f64 is exact)."""
+    img64, k64 = img.astype(np.float64)[0], k.astype(np.float64)
+    rows, cols = img64.shape[0] - 2, img64.shape[1] - 2
+    conv = np.zeros((rows, cols, k64.shape[3]))
+    conv_abs = np.zeros_like(conv)
+    for y in range(rows):
+        for x in range(cols):
+            patch = img64[y:y + 3, x:x + 3, :]
+            conv[y, x] = np.einsum("hwc,hwco->o", patch, k64)
+            conv_abs[y, x] = np.einsum("hwc,hwco->o", np.abs(patch), np.abs(k64))
+    return conv[None], conv_abs[None]
+
+
+def check_bf16(motec, target, work):
+    rng = np.random.default_rng(12)
+    inputs = [bf16s(rng, (37, 300)), bf16s(rng, (300, 45)), bf16s(rng, (1, 9, 10, 15)),
+              bf16s(rng, (3, 3, 15, 24))]
+    # Weights as a constant (laid out in panels at compile time), 63 deep: an odd last step.
+    weights = bf16s(rng, (63, 21))
+    literal = "{" + ", ".join("{" + ", ".join(repr(float(v)) for v in row) + "}"
+                              for row in weights) + "}"
+    module = os.path.join(work, "native_bf16_sums.hlo")
+    with open(module, "w") as f:
+        f.write(BF16_MODULE.replace("WEIGHTS", literal))
+    args = []
+    for i, array in enumerate(inputs):
+        path = os.path.join(work, f"x{i}.npy")
+        np.save(path, array)
+        args += ["--input", path]
+    flags = target_flags(target)
+    outputs = lambda prefix: sum((["-o", f"{work}/{prefix}{i}.npy"] for i in range(3)), [])
+    run([motec, "eval", module] + args + flags[:1] + outputs("e"))
+    run([motec, "run", module, "--native-half-sums"] + args + flags + outputs("r"))
+    evaluated = [np.load(f"{work}/e{i}.npy") for i in range(3)]
+    ran = [np.load(f"{work}/r{i}.npy") for i in range(3)]
+    problems = []
+    if target not in NATIVE_BF16:
+        for name, e, r in zip(("dot", "conv", "weighted"), evaluated, ran):
+            if not np.array_equal(e.view(np.uint32), r.view(np.uint32)):
+                problems.append(f"{name}: differs from motec eval without bfdot")
+        return problems
+    a64, b64 = inputs[0].astype(np.float64), inputs[1].astype(np.float64)
+    a63, w64 = a64[:, :63], weights.astype(np.float64)
+    cases = [("dot", a64 @ b64, np.abs(a64) @ np.abs(b64), 300, 0.0),
+             ("conv", *exact_conv(inputs[2], inputs[3]), 135, 2.0 ** -8),
+             ("weighted", a63 @ w64, np.abs(a63) @ np.abs(w64), 63, 0.0)]
+    for (name, exact, scale, k, rounding), r in zip(cases, ran):
+        gamma = k * U_BF16 / (1 - k * U_BF16)
+        bound = gamma * scale + rounding * (np.abs(exact) + gamma * scale)
+        error = np.abs(r.astype(np.float64) - exact)
+        worst = float(np.max(error / bound))
+        print(f"  bf16 {name}: K={k}, largest error {float(np.max(error)):.4g}, "
+              f"{worst:.3f} of the bound")
+        if not np.all(error <= bound):
+            problems.append(f"bf16 {name}: {int(np.sum(error > bound))} elements beyond the bound")
+    for i, name in ((0, "dot"), (2, "weighted")):
+        if np.array_equal(evaluated[i].view(np.uint32), ran[i].view(np.uint32)):
+            problems.append(f"the f32 {name} equals motec eval's fused multiply-adds: bfdot?")
+    return problems
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--motec", required=True)
     parser.add_argument("--target", action="append", required=True)
+    parser.add_argument("--bf16-target", action="append", default=[])
     args = parser.parse_args()
     failed = 0
-    for target in args.target:
+    runs = [(check, t, "") for t in args.target] + [(check_bf16, t, " (bf16)")
+                                                    for t in args.bf16_target]
+    for checker, target, kind in runs:
         with tempfile.TemporaryDirectory() as work:
             try:
-                problems = check(args.motec, target, work)
+                problems = checker(args.motec, target, work)
             except RuntimeError as error:
                 problems = [str(error)]
-        print(("FAIL  " if problems else "ok    ") + target + ": " + "; ".join(problems))
+        print(("FAIL  " if problems else "ok    ") + target + kind + ": " + "; ".join(problems))
         failed += bool(problems)
     return 1 if failed else 0
 
