@@ -62,19 +62,24 @@ def halves(rng, shape):
     return (magnitude * sign).astype(np.float16)
 
 
-def exact_and_scale(a, b, img, k):
-    """Exact sums and sum |a*b| per element (f64 is exact for these products)."""
-    a64, b64 = a.astype(np.float64), b.astype(np.float64)
-    dot, dot_abs = a64 @ b64, np.abs(a64) @ np.abs(b64)
+def exact_conv(img, k):
+    """A valid 3x3 convolution's exact sums and sums of |products| (f64 is exact)."""
     img64, k64 = img.astype(np.float64)[0], k.astype(np.float64)
-    conv = np.zeros((7, 8, 24))
-    conv_abs = np.zeros((7, 8, 24))
-    for y in range(7):
-        for x in range(8):
+    rows, cols = img64.shape[0] - 2, img64.shape[1] - 2
+    conv = np.zeros((rows, cols, k64.shape[3]))
+    conv_abs = np.zeros_like(conv)
+    for y in range(rows):
+        for x in range(cols):
             patch = img64[y:y + 3, x:x + 3, :]
             conv[y, x] = np.einsum("hwc,hwco->o", patch, k64)
             conv_abs[y, x] = np.einsum("hwc,hwco->o", np.abs(patch), np.abs(k64))
-    return [(dot, dot_abs, 300), (conv[None], conv_abs[None], 144)]
+    return conv[None], conv_abs[None]
+
+
+def exact_and_scale(a, b, img, k):
+    """Exact sums and sum |a*b| per element (f64 is exact for these products)."""
+    a64, b64 = a.astype(np.float64), b.astype(np.float64)
+    return [(a64 @ b64, np.abs(a64) @ np.abs(b64), 300), (*exact_conv(img, k), 144)]
 
 
 def run(command):
@@ -83,24 +88,30 @@ def run(command):
         raise RuntimeError(f"{' '.join(command)} failed ({done.returncode}):\n{done.stderr}")
 
 
-def check(motec, target, work):
-    rng = np.random.default_rng(11)
-    inputs = [halves(rng, (37, 300)), halves(rng, (300, 45)), halves(rng, (1, 9, 10, 16)),
-              halves(rng, (3, 3, 16, 24))]
-    module = os.path.join(work, "native_half_sums.hlo")
+def evaluate_and_run(motec, target, work, text, inputs, results):
+    """`text` with `inputs` through `motec eval` and `motec run --native-half-sums` on
+    `target`: each run's `results` arrays."""
+    module = os.path.join(work, "module.hlo")
     with open(module, "w") as f:
-        f.write(MODULE)
+        f.write(text)
     args = []
     for i, array in enumerate(inputs):
         path = os.path.join(work, f"x{i}.npy")
         np.save(path, array)
         args += ["--input", path]
     flags = target_flags(target)
-    run([motec, "eval", module] + args + flags[:1] + ["-o", f"{work}/e0.npy", "-o", f"{work}/e1.npy"])
-    run([motec, "run", module, "--native-half-sums"] + args + flags +
-        ["-o", f"{work}/r0.npy", "-o", f"{work}/r1.npy"])
-    evaluated = [np.load(f"{work}/e{i}.npy") for i in range(2)]
-    ran = [np.load(f"{work}/r{i}.npy") for i in range(2)]
+    outputs = lambda prefix: sum((["-o", f"{work}/{prefix}{i}.npy"] for i in range(results)), [])
+    run([motec, "eval", module] + args + flags[:1] + outputs("e"))
+    run([motec, "run", module, "--native-half-sums"] + args + flags + outputs("r"))
+    return ([np.load(f"{work}/e{i}.npy") for i in range(results)],
+            [np.load(f"{work}/r{i}.npy") for i in range(results)])
+
+
+def check(motec, target, work):
+    rng = np.random.default_rng(11)
+    inputs = [halves(rng, (37, 300)), halves(rng, (300, 45)), halves(rng, (1, 9, 10, 16)),
+              halves(rng, (3, 3, 16, 24))]
+    evaluated, ran = evaluate_and_run(motec, target, work, MODULE, inputs, 2)
     problems = []
     if target not in NATIVE:
         for name, e, r in zip(("dot", "conv"), evaluated, ran):
@@ -153,18 +164,6 @@ def bf16s(rng, shape):
     return bits.view(np.float32)
 
 
-def exact_conv(img, k):
-    """A valid 3x3 convolution's exact sums and sums of |products| (f64 is exact)."""
-    img64, k64 = img.astype(np.float64)[0], k.astype(np.float64)
-    rows, cols = img64.shape[0] - 2, img64.shape[1] - 2
-    conv = np.zeros((rows, cols, k64.shape[3]))
-    conv_abs = np.zeros_like(conv)
-    for y in range(rows):
-        for x in range(cols):
-            patch = img64[y:y + 3, x:x + 3, :]
-            conv[y, x] = np.einsum("hwc,hwco->o", patch, k64)
-            conv_abs[y, x] = np.einsum("hwc,hwco->o", np.abs(patch), np.abs(k64))
-    return conv[None], conv_abs[None]
 
 
 def check_bf16(motec, target, work):
@@ -175,20 +174,8 @@ def check_bf16(motec, target, work):
     weights = bf16s(rng, (63, 21))
     literal = "{" + ", ".join("{" + ", ".join(repr(float(v)) for v in row) + "}"
                               for row in weights) + "}"
-    module = os.path.join(work, "native_bf16_sums.hlo")
-    with open(module, "w") as f:
-        f.write(BF16_MODULE.replace("WEIGHTS", literal))
-    args = []
-    for i, array in enumerate(inputs):
-        path = os.path.join(work, f"x{i}.npy")
-        np.save(path, array)
-        args += ["--input", path]
-    flags = target_flags(target)
-    outputs = lambda prefix: sum((["-o", f"{work}/{prefix}{i}.npy"] for i in range(3)), [])
-    run([motec, "eval", module] + args + flags[:1] + outputs("e"))
-    run([motec, "run", module, "--native-half-sums"] + args + flags + outputs("r"))
-    evaluated = [np.load(f"{work}/e{i}.npy") for i in range(3)]
-    ran = [np.load(f"{work}/r{i}.npy") for i in range(3)]
+    evaluated, ran = evaluate_and_run(motec, target, work,
+                                      BF16_MODULE.replace("WEIGHTS", literal), inputs, 3)
     problems = []
     if target not in NATIVE_BF16:
         for name, e, r in zip(("dot", "conv", "weighted"), evaluated, ran):
