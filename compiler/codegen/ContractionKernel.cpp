@@ -865,7 +865,7 @@ private:
             llvm::Value *lhsK = add(kOffset[0], index(step));
             llvm::Value *rhsK = add(kOffset[1], index(step * nextK));
             sum = emitMultiplyAdd(b_, sum, loadOperand(0, row, column, r, 0, 1, lhsK),
-                                  loadOperand(1, row, column, 0, offsets[v], 1, rhsK), true);
+                                  loadOperand(1, row, column, 0, offsets[v], 1, rhsK), plan_.fused);
           }
           b_.CreateStore(sum, sums[t]);
           continue;
@@ -877,10 +877,11 @@ private:
         b_.CreateStore(emitBf16Dot(b_, current, rhsPairs[v], lhsPair), sums[t]);
       }
     };
-    if (plan_.bf16Dots) {
-      // Every contracting dimension but the innermost is a loop; the
-      // innermost goes two steps at a time, an odd last one alone.
-      llvm::ArrayRef<int64_t> dims = plan_.contractingDims;
+    // Loops over every contracting dimension but the innermost: at each,
+    // `base` is where its innermost run starts, and innermostStep(base, i,
+    // kOffset) gives the offsets of the run's step i.
+    llvm::ArrayRef<int64_t> dims = plan_.contractingDims;
+    auto eachInnermostRun = [&](llvm::function_ref<void(llvm::Value * base[3])> run) {
       const llvm::SmallVector<int64_t, 4> linear = rowMajorStrides(dims);
       emitLoopNest(
           b_, indexType_, dims.drop_back(),
@@ -891,26 +892,31 @@ private:
                 base[side] = add(base[side], mul(k[c], plan_.operand[side].contracting[c]));
               base[2] = add(base[2], mul(k[c], linear[c]));
             }
-            auto stepAt = [&](llvm::Value *i, llvm::Value *kOffset[3]) {
-              for (int side = 0; side < 2; ++side)
-                kOffset[side] = add(base[side], mul(i, plan_.operand[side].contracting.back()));
-              kOffset[2] = add(base[2], i);
-            };
-            emitCountedLoop(
-                b_, index(dims.back() / 2),
-                [&](llvm::Value *p) {
-                  llvm::Value *kOffset[3];
-                  stepAt(mul(p, 2), kOffset);
-                  pairBody(kOffset);
-                },
-                "kp");
-            if (dims.back() % 2) {
-              llvm::Value *kOffset[3];
-              stepAt(index(dims.back() - 1), kOffset);
-              body(kOffset);
-            }
+            run(base);
           },
           "k");
+    };
+    auto innermostStep = [&](llvm::Value *base[3], llvm::Value *i, llvm::Value *kOffset[3]) {
+      for (int side = 0; side < 2; ++side)
+        kOffset[side] = add(base[side], mul(i, plan_.operand[side].contracting.back()));
+      kOffset[2] = add(base[2], i);
+    };
+    if (plan_.bf16Dots) {
+      // The innermost dimension two steps at a time, an odd last one alone.
+      eachInnermostRun([&](llvm::Value *base[3]) {
+        llvm::Value *kOffset[3];
+        emitCountedLoop(
+            b_, index(dims.back() / 2),
+            [&](llvm::Value *p) {
+              innermostStep(base, mul(p, 2), kOffset);
+              pairBody(kOffset);
+            },
+            "kp");
+        if (dims.back() % 2) {
+          innermostStep(base, index(dims.back() - 1), kOffset);
+          body(kOffset);
+        }
+      });
     } else if (blockK_) {
       llvm::Value *kBegin = mul(kBlockIndex, blockK_);
       llvm::Value *kEnd = b_.CreateBinaryIntrinsic(
@@ -925,30 +931,17 @@ private:
         steps(kOffset);
       });
     } else if (kSteps_ > 1) {
-      // Every contracting dimension but the innermost is a loop; the
-      // innermost goes in runs.
-      llvm::ArrayRef<int64_t> dims = plan_.contractingDims;
-      emitLoopNest(
-          b_, indexType_, dims.drop_back(),
-          [&](IndexRef k) {
-            llvm::Value *base[3] = {index(0), index(0), index(0)};
-            const llvm::SmallVector<int64_t, 4> linear = rowMajorStrides(plan_.contractingDims);
-            for (size_t c = 0; c < k.size(); ++c) {
-              for (int side = 0; side < 2; ++side)
-                base[side] = add(base[side], mul(k[c], plan_.operand[side].contracting[c]));
-              base[2] = add(base[2], mul(k[c], linear[c]));
-            }
-            emitSteps(index(dims.back()), [&](llvm::Value *i, unsigned n) {
-              llvm::Value *kOffset[3] = {nullptr, nullptr, add(base[2], i)};
-              for (int side = 0; side < 2; ++side)
-                kOffset[side] = add(base[side], mul(i, plan_.operand[side].contracting.back()));
-              kPanel = panelStep(kOffset[2]);
-              if (n == 1)
-                return body(kOffset);
-              steps(kOffset);
-            });
-          },
-          "k");
+      // The innermost dimension in runs.
+      eachInnermostRun([&](llvm::Value *base[3]) {
+        emitSteps(index(dims.back()), [&](llvm::Value *i, unsigned n) {
+          llvm::Value *kOffset[3];
+          innermostStep(base, i, kOffset);
+          kPanel = panelStep(kOffset[2]);
+          if (n == 1)
+            return body(kOffset);
+          steps(kOffset);
+        });
+      });
     } else {
       // A window dimension the rows slide along is unrolled: adjacent rows
       // then load the same lhs vectors at neighbouring window positions,

@@ -35,9 +35,27 @@ std::optional<uint64_t> knownRun(const llvm::Module &module, hlo::PrimitiveType 
   return known->getZExtValue();
 }
 
-/// Steps a run of `run` elements costs at `width` lanes, counting a
-/// remainder element as two.
-uint64_t stepsAt(uint64_t run, unsigned width) { return run / width + 2 * (run % width); }
+/// The width for a known run of `run` elements (0: scalar) and its cost in
+/// steps, a remainder element counted as two. A known run takes the width
+/// that leaves the least work: a vector step costs about half of what one
+/// remainder element costs (a bf16 element rounds, adds and rounds again in
+/// scalar code, some 35 instructions), so a narrower register that divides
+/// the run beats a wider one with a remainder: MobileNetV2 block bf16's
+/// runs of 24 took 16 lanes and 8 scalar elements a row on x86-64-v4, and
+/// now take three steps of 8.
+struct CheapestWidth {
+  unsigned width = 0;
+  uint64_t cost = 0;
+};
+CheapestWidth cheapestWidth(uint64_t run, unsigned lanes) {
+  CheapestWidth best{0, 2 * run}; // all scalar
+  for (unsigned width = 2 * lanes; width >= 4; width /= 2) {
+    const uint64_t cost = run / width + 2 * (run % width);
+    if (cost < best.cost)
+      best = {width, cost};
+  }
+  return best;
+}
 
 } // namespace
 
@@ -47,23 +65,7 @@ unsigned halfLoopWidth(const llvm::Module &module, const target::TargetSpec *spe
   if (!lanes)
     return 0;
   std::optional<uint64_t> known = knownRun(module, type, count);
-  if (!known)
-    return lanes;
-  // A known run takes the width that leaves the least work: a vector step
-  // costs about half of what one remainder element costs (a bf16 element
-  // rounds, adds and rounds again in scalar code, some 35 instructions), so
-  // a narrower register that divides the run beats a wider one with a
-  // remainder: MobileNetV2 block bf16's runs of 24 took 16 lanes and 8
-  // scalar elements a row on x86-64-v4, and now take three steps of 8.
-  const uint64_t run = *known;
-  unsigned best = 0;
-  uint64_t bestCost = 2 * run; // all scalar
-  for (unsigned width = 2 * lanes; width >= 4; width /= 2) {
-    const uint64_t cost = stepsAt(run, width);
-    if (cost < bestCost)
-      best = width, bestCost = cost;
-  }
-  return best;
+  return known ? cheapestWidth(*known, lanes).width : lanes;
 }
 
 std::optional<HalfLoopSplit> splitHalfLoop(const llvm::Module &module,
@@ -77,14 +79,10 @@ std::optional<HalfLoopSplit> splitHalfLoop(const llvm::Module &module,
   HalfLoopSplit split;
   split.head = *run / widest * widest;
   split.headWidth = widest;
-  const uint64_t tail = *run - split.head;
-  split.tailWidth =
-      halfLoopWidth(module, spec, type, llvm::ConstantInt::get(count->getType(), tail), staged);
+  const CheapestWidth tail = cheapestWidth(*run - split.head, lanes);
+  split.tailWidth = tail.width;
   // The second loop costs about a step of its own.
-  const uint64_t tailCost = split.tailWidth ? stepsAt(tail, split.tailWidth) : 2 * tail;
-  const unsigned single = halfLoopWidth(module, spec, type, count, staged);
-  const uint64_t singleCost = single ? stepsAt(*run, single) : 2 * *run;
-  if (split.head / widest + tailCost + 1 >= singleCost)
+  if (split.head / widest + tail.cost + 1 >= cheapestWidth(*run, lanes).cost)
     return std::nullopt;
   return split;
 }
